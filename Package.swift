@@ -1,0 +1,69 @@
+// swift-tools-version: 6.1
+// Parallax: ARKit and SceneKit's model for headless Linux.
+//
+// Modules depend one way only (see docs/architecture.md):
+//   ParallaxMath ← ParallaxImaging ← ParallaxDatasets ← ParallaxVision ← ParallaxTracking ← ParallaxAR
+//   ParallaxMath ← ParallaxSceneGraph ← ParallaxRendering ← ParallaxSimulation
+// C libraries enter only through the small system-library targets CEGL, COpenGL, CGLFW and CPNG.
+import PackageDescription
+
+let package = Package(
+    name: "Parallax",
+    products: [
+        .executable(name: "parallax", targets: ["ParallaxCLI"]),
+        .library(name: "ParallaxMath", targets: ["ParallaxMath"]),
+        .library(name: "ParallaxImaging", targets: ["ParallaxImaging"]),
+        .library(name: "ParallaxDatasets", targets: ["ParallaxDatasets"]),
+        .library(name: "ParallaxSceneGraph", targets: ["ParallaxSceneGraph"]),
+        .library(name: "ParallaxRendering", targets: ["ParallaxRendering"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        // MARK: System libraries (the only places that see C headers)
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CEGL", path: "Sources/CEGL", pkgConfig: "egl",
+            providers: [.apt(["libegl-dev", "libegl-mesa0"])]),
+        .systemLibrary(
+            name: "COpenGL", path: "Sources/COpenGL", pkgConfig: "opengl",
+            providers: [.apt(["libgl-dev", "libgl1-mesa-dri"])]),
+        .systemLibrary(
+            name: "CGLFW", path: "Sources/CGLFW", pkgConfig: "glfw3",
+            providers: [.apt(["libglfw3-dev"])]),
+
+        // MARK: Estimation stack
+        .target(name: "ParallaxMath"),
+        .target(name: "ParallaxImaging", dependencies: ["ParallaxMath", "CPNG"]),
+        .target(
+            name: "ParallaxDatasets",
+            dependencies: ["ParallaxMath", "ParallaxImaging", .product(name: "Yams", package: "Yams")]),
+
+        // MARK: Rendering stack
+        .target(name: "ParallaxSceneGraph", dependencies: ["ParallaxMath", "ParallaxImaging"]),
+        .target(name: "ParallaxShaders", path: "Shaders", exclude: ["README.md"], resources: [.copy("glsl")]),
+        .target(
+            name: "ParallaxRendering",
+            dependencies: ["ParallaxSceneGraph", "ParallaxImaging", "ParallaxShaders", "CEGL", "COpenGL", "CGLFW"]),
+
+        // MARK: Command line
+        .executableTarget(
+            name: "ParallaxCLI",
+            dependencies: [
+                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxSceneGraph", "ParallaxRendering",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // MARK: Tests
+        .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"]),
+        .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging"]),
+        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"]),
+        .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
+        .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"]),
+        .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI"]),
+    ]
+)
