@@ -43,6 +43,9 @@ let package = Package(
             name: "ParallaxDatasets",
             dependencies: ["ParallaxMath", "ParallaxImaging", .product(name: "Yams", package: "Yams")]),
 
+        .target(name: "ParallaxVision", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets"]),
+        .target(name: "ParallaxTracking", dependencies: ["ParallaxMath", "ParallaxDatasets", "ParallaxVision"]),
+
         // MARK: Rendering stack
         .target(name: "ParallaxSceneGraph", dependencies: ["ParallaxMath", "ParallaxImaging"]),
         .target(name: "ParallaxShaders", path: "Shaders", exclude: ["README.md"], resources: [.copy("glsl")]),
@@ -54,7 +57,8 @@ let package = Package(
         .executableTarget(
             name: "ParallaxCLI",
             dependencies: [
-                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxSceneGraph", "ParallaxRendering",
+                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
+                "ParallaxSceneGraph", "ParallaxRendering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -62,6 +66,8 @@ let package = Package(
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"]),
         .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging"]),
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"]),
+        .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision"]),
+        .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
         .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"]),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI"]),
