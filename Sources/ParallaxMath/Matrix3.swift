@@ -81,6 +81,13 @@ public struct Matrix3: Equatable, Sendable, CustomStringConvertible {
     /// True when every element is finite.
     @inlinable public var isFinite: Bool { columns.0.isFinite && columns.1.isFinite && columns.2.isFinite }
 
+    /// True when the matrix is a proper rotation: `‖RᵀR − I‖_F ≤ tolerance` and
+    /// `|det R − 1| ≤ tolerance` (the defining conditions of SO(3); Barfoot 2017, §7.1.1).
+    public func isRotation(tolerance: Double = 1e-9) -> Bool {
+        guard isFinite else { return false }
+        return (transpose * self - .identity).frobeniusNorm <= tolerance && abs(determinant - 1) <= tolerance
+    }
+
     /// Elements in row-major order.
     public var rowMajor: [Double] { (0..<3).flatMap { r in (0..<3).map { c in self[r, c] } } }
 
