@@ -2,8 +2,7 @@ import Foundation
 
 /// The rotation group SO(3): exponential and logarithm maps and their Jacobians.
 ///
-/// Formulas follow Barfoot, *State Estimation for Robotics* (2017), §7.1 (eqs. 7.14, 7.77, 7.86–7.87,
-/// 7.93), and Forster et al., "On-Manifold Preintegration for Real-Time Visual-Inertial Odometry"
+/// Formulas follow Barfoot, *State Estimation for Robotics* (2017), §7.1.3 (exp/log) and §7.1.5 (Jacobians), and Forster et al., "On-Manifold Preintegration for Real-Time Visual-Inertial Odometry"
 /// (TRO 2017), eqs. (8)–(9). Rotations here are matrices; ``Quaternion`` offers the same maps on
 /// quaternions.
 ///
@@ -41,7 +40,7 @@ public enum SO3 {
         return (theta - sin(theta)) / (t2 * theta)
     }
 
-    /// `(1 − (θ/2) cot(θ/2)) / θ²`, the coefficient of `(φ^)²` in `Jl⁻¹` (Barfoot eq. 7.93 rewritten),
+    /// `(1 − (θ/2) cot(θ/2)) / θ²`, the coefficient of `(φ^)²` in `Jl⁻¹` (Barfoot §7.1.5, rewritten),
     /// with its series `1/12 + θ²/720 + θ⁴/30240 + θ⁶/1209600` near zero.
     @inlinable static func inverseJacobianCoefficient(_ theta: Double) -> Double {
         let t2 = theta * theta
@@ -50,7 +49,7 @@ public enum SO3 {
         return (1 - half * cos(half) / sin(half)) / t2
     }
 
-    /// `exp(φ^)`: Rodrigues' formula `I + (sin θ/θ) φ^ + ((1 − cos θ)/θ²) (φ^)²` (Barfoot eq. 7.14).
+    /// `exp(φ^)`: Rodrigues' formula `I + (sin θ/θ) φ^ + ((1 − cos θ)/θ²) (φ^)²` (Barfoot §7.1.3).
     public static func exp(_ phi: Vector3) -> Matrix3 {
         let theta = phi.norm
         let k = hat(phi)
@@ -62,18 +61,18 @@ public enum SO3 {
     /// where the textbook `acos((tr R − 1)/2)` loses half the digits.
     public static func log(_ r: Matrix3) -> Vector3 { Quaternion(rotationMatrix: r).rotationVector }
 
-    /// Right Jacobian `Jr(φ) = Jl(−φ)`: `exp(φ + δ) ≈ exp(φ) exp(Jr(φ) δ)` (Barfoot eq. 7.87).
+    /// Right Jacobian `Jr(φ) = Jl(−φ)`: `exp(φ + δ) ≈ exp(φ) exp(Jr(φ) δ)` (Barfoot §7.1.5).
     public static func rightJacobian(_ phi: Vector3) -> Matrix3 { leftJacobian(-phi) }
 
     /// Left Jacobian `Jl(φ) = I + ((1 − cos θ)/θ²) φ^ + ((θ − sin θ)/θ³) (φ^)²`:
-    /// `exp(φ + δ) ≈ exp(Jl(φ) δ) exp(φ)` (Barfoot eq. 7.86).
+    /// `exp(φ + δ) ≈ exp(Jl(φ) δ) exp(φ)` (Barfoot §7.1.5).
     public static func leftJacobian(_ phi: Vector3) -> Matrix3 {
         let theta = phi.norm
         let k = hat(phi)
         return Matrix3.identity + oneMinusCosOverTheta2(theta) * k + thetaMinusSinOverTheta3(theta) * (k * k)
     }
 
-    /// Inverse of the left Jacobian, `I − ½ φ^ + ((1 − (θ/2)cot(θ/2))/θ²) (φ^)²` (Barfoot eq. 7.93).
+    /// Inverse of the left Jacobian, `I − ½ φ^ + ((1 − (θ/2)cot(θ/2))/θ²) (φ^)²` (Barfoot §7.1.5).
     /// Singular at θ = 2π; fine on the principal range |φ| ≤ π.
     public static func leftJacobianInverse(_ phi: Vector3) -> Matrix3 {
         let theta = phi.norm

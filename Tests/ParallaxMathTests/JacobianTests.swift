@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func jacobianIdentities() {
-        // Jl(φ) = R Jr(φ) and Jl(φ) = Jr(−φ) (Barfoot 2017, eq. 7.87).
+        // Jl(φ) = R Jr(φ) and Jl(φ) = Jr(−φ) (Barfoot 2017, §7.1.5).
         for phi in Self.samples() {
             let r = SO3.exp(phi)
             #expect(maxDiff(SO3.leftJacobian(phi), r * SO3.rightJacobian(phi)) < 1e-12)
