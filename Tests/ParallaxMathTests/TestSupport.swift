@@ -44,6 +44,19 @@ struct SeededGenerator: RandomNumberGenerator {
     mutating func transform() -> RigidTransform {
         RigidTransform(rotation: Quaternion(rotationVector: rotationVector()), translation: vector3(scale: 5))
     }
+
+    /// A dense matrix with standard normal entries.
+    mutating func matrix(_ rows: Int, _ cols: Int) -> Matrix {
+        var m = Matrix(rows: rows, cols: cols)
+        for i in 0..<rows { for j in 0..<cols { m[i, j] = gaussian() } }
+        return m
+    }
+
+    /// A random symmetric positive-definite matrix `B Bᵀ + n I`.
+    mutating func spd(_ n: Int) -> Matrix {
+        let b = matrix(n, n)
+        return b * b.transpose + Matrix.identity(n) * Double(n)
+    }
 }
 
 /// Largest absolute elementwise difference between two 3×3 matrices.
@@ -70,3 +83,9 @@ func rotationDistance(_ a: Quaternion, _ b: Quaternion) -> Double { a.angle(to: 
 func sameRotation(_ a: Vector3, _ b: Vector3, tolerance: Double) -> Bool {
     maxDiff(SO3.exp(a), SO3.exp(b)) < tolerance
 }
+
+/// Largest absolute elementwise difference between two dynamic matrices.
+func maxDiff(_ a: Matrix, _ b: Matrix) -> Double { (a - b).maxAbs }
+
+/// Largest absolute difference between two arrays.
+func maxDiff(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).reduce(0) { max($0, abs($1.0 - $1.1)) } }
