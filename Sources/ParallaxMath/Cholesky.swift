@@ -18,6 +18,7 @@ public enum LinearAlgebraError: Error, Equatable, Sendable, CustomStringConverti
     /// An iterative decomposition did not converge within its sweep budget.
     case noConvergence(sweeps: Int)
 
+    /// A readable rendering for logs and test failures.
     public var description: String {
         switch self {
         case let .notSquare(r, c): return "matrix is \(r)×\(c), not square"

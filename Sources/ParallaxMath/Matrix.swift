@@ -144,6 +144,7 @@ public struct Matrix: Equatable, Sendable, CustomStringConvertible {
         return s
     }
 
+    /// A readable rendering for logs and test failures.
     public var description: String {
         (0..<rows).map { r in "[" + row(r).map { "\($0)" }.joined(separator: ", ") + "]" }.joined(separator: "\n")
     }

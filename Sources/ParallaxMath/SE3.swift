@@ -46,6 +46,7 @@ public struct Vector6: Equatable, Sendable, CustomStringConvertible {
     /// Scalar multiple.
     @inlinable public static func * (s: Double, a: Vector6) -> Vector6 { a * s }
 
+    /// A readable rendering for logs and test failures.
     public var description: String { "Vector6(rho: \(rho), phi: \(phi))" }
 }
 
