@@ -53,12 +53,16 @@ let package = Package(
             name: "ParallaxRendering",
             dependencies: ["ParallaxSceneGraph", "ParallaxImaging", "ParallaxShaders", "CEGL", "COpenGL", "CGLFW"]),
 
+        .target(
+            name: "ParallaxSimulation",
+            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxSceneGraph", "ParallaxRendering"]),
+
         // MARK: Command line
         .executableTarget(
             name: "ParallaxCLI",
             dependencies: [
                 "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
-                "ParallaxSceneGraph", "ParallaxRendering",
+                "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -70,6 +74,7 @@ let package = Package(
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
         .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"]),
+        .testTarget(name: "ParallaxSimulationTests", dependencies: ["ParallaxSimulation"]),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI"]),
     ]
 )
