@@ -129,7 +129,9 @@ public enum PNG {
 
     /// Decodes a PNG held in memory; `name` is used in error messages.
     public static func decode(_ bytes: [UInt8], name: String) throws -> AnyImage {
-        try checkSignature(bytes, name: name)
+        // Validating IHDR here first gives precise messages (dimensions, CRC)
+        // and rejects absurd sizes before libpng allocates anything.
+        _ = try parseHeader(bytes, name: name)
         var raw = pxpng_image()
         var message = [CChar](repeating: 0, count: 256)
         let code = bytes.withUnsafeBufferPointer { input in
