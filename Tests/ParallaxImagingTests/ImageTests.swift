@@ -83,4 +83,15 @@ import Testing
         #expect(g16.toGray8()[0, 0] == 7)
         #expect(g16.toRGBA8()[0, 0] == RGBA8(gray: 7))
     }
+
+    @Test func pasteClipsAndOverwrites() {
+        var canvas = GrayImage(width: 5, height: 3, fill: 0)
+        let tile = GrayImage(width: 3, height: 2) { x, y in UInt8(1 + x + 3 * y) }
+        canvas.paste(tile, x: 3, y: 2)  // only the top-left 2×1 part fits
+        #expect(canvas.pixels == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2])
+        canvas.paste(tile, x: -1, y: -1)
+        #expect(canvas[0, 0] == 5 && canvas[1, 0] == 6 && canvas[2, 0] == 0)
+        canvas.paste(tile, x: 10, y: 0)
+        #expect(canvas[4, 2] == 2)
+    }
 }
