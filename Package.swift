@@ -43,6 +43,9 @@ let package = Package(
             name: "ParallaxDatasets",
             dependencies: ["ParallaxMath", "ParallaxImaging", .product(name: "Yams", package: "Yams")]),
 
+        .target(name: "ParallaxVision", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets"]),
+        .target(name: "ParallaxTracking", dependencies: ["ParallaxMath", "ParallaxDatasets", "ParallaxVision"]),
+
         // MARK: Rendering stack
         .target(name: "ParallaxSceneGraph", dependencies: ["ParallaxMath", "ParallaxImaging"]),
         .target(name: "ParallaxShaders", path: "Shaders", exclude: ["README.md"], resources: [.copy("glsl")]),
@@ -50,11 +53,16 @@ let package = Package(
             name: "ParallaxRendering",
             dependencies: ["ParallaxSceneGraph", "ParallaxImaging", "ParallaxShaders", "CEGL", "COpenGL", "CGLFW"]),
 
+        .target(
+            name: "ParallaxSimulation",
+            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxSceneGraph", "ParallaxRendering"]),
+
         // MARK: Command line
         .executableTarget(
             name: "ParallaxCLI",
             dependencies: [
-                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxSceneGraph", "ParallaxRendering",
+                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
+                "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -62,8 +70,11 @@ let package = Package(
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"]),
         .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging"]),
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"]),
+        .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision"]),
+        .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
         .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"]),
+        .testTarget(name: "ParallaxSimulationTests", dependencies: ["ParallaxSimulation"]),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI"]),
     ]
 )
