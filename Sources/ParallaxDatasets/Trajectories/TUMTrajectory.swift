@@ -40,7 +40,7 @@ public enum TUMTrajectory {
                     "timestamp \(fields[0]) is not after \(last.time) on line \(previousLine) (times must increase)")
             }
             poses.append(TrajectoryPose(
-                time: v[0], timeNs: TrajectoryText.exactNanoseconds(fromSeconds: fields[0]),
+                time: v[0], timeNs: TrajectoryText.nanoseconds(fromSeconds: fields[0]),
                 T_world_body: RigidTransform(rotation: q, translation: Vector3(v[1], v[2], v[3]))))
             previousLine = number
         }

@@ -5,8 +5,8 @@ import ParallaxMath
 public struct TrajectoryPose: Equatable, Sendable {
     /// Time in seconds (the clock of the file it came from).
     public var time: Double
-    /// The same time in integer nanoseconds when the source stated it exactly
-    /// (EuRoC CSV always; TUM text when the timestamp has at most nine decimals).
+    /// The same time in integer nanoseconds, when known: EuRoC CSV states it; TUM text gives
+    /// it exactly up to nine decimals and rounded to the nearest nanosecond beyond.
     public var timeNs: Int64?
     /// The body pose in the world frame: `p_world = T_world_body * p_body`.
     ///

@@ -41,19 +41,25 @@ enum TrajectoryText {
         return value
     }
 
-    /// The exact value in nanoseconds of a plain decimal seconds string such as
-    /// `1403715273.26214`, or `nil` when it has more than nine decimals, an exponent, a sign
-    /// or does not fit in `Int64`.
-    static func exactNanoseconds(fromSeconds text: Substring) -> Int64? {
+    /// The value in nanoseconds of a plain decimal seconds string such as `1403715273.26214`:
+    /// exact up to nine decimals, rounded to the nearest nanosecond beyond (half up); `nil` for
+    /// an exponent, a sign or a value that does not fit in `Int64`.
+    static func nanoseconds(fromSeconds text: Substring) -> Int64? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(\.isASCIIDigit) else { return nil }
-        var fraction = parts.count == 2 ? parts[1] : ""
-        guard fraction.count <= 9, fraction.allSatisfy(\.isASCIIDigit) else { return nil }
+        var fraction = parts.count == 2 ? String(parts[1]) : ""
+        guard fraction.allSatisfy(\.isASCIIDigit) else { return nil }
+        var roundUp: Int64 = 0
+        if fraction.count > 9 {
+            let tenth = fraction[fraction.index(fraction.startIndex, offsetBy: 9)]
+            roundUp = tenth >= "5" ? 1 : 0
+            fraction = String(fraction.prefix(9))
+        }
         fraction += String(repeating: "0", count: 9 - fraction.count)
         guard let seconds = Int64(whole), let nanos = Int64(fraction) else { return nil }
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard !overflow else { return nil }
-        let (total, overflow2) = scaled.addingReportingOverflow(nanos)
+        let (total, overflow2) = scaled.addingReportingOverflow(nanos + roundUp)
         return overflow2 ? nil : total
     }
 
