@@ -71,7 +71,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"]),
         .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging"]),
-        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"]),
+        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"], exclude: ["Fixtures"]),
         .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision"]),
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
