@@ -6,6 +6,7 @@ extension GLTFReader {
     mutating func buildScene(rootName: String) throws -> Node {
         let root = Node(name: rootName)
         let nodeCount = doc.nodes?.count ?? 0
+        try validateHierarchy()
         var roots: [Int]
         if let scenes = doc.scenes, !scenes.isEmpty {
             let s = doc.scene ?? 0
@@ -19,6 +20,28 @@ extension GLTFReader {
         var visited = Set<Int>()
         for r in roots { root.addChildNode(try node(r, visited: &visited, depth: 0)) }
         return root
+    }
+
+    /// The spec requires the nodes to form disjoint strict trees: every child index valid, at
+    /// most one parent per node, no cycles.
+    func validateHierarchy() throws {
+        let nodes = doc.nodes ?? []
+        var parent = [Int?](repeating: nil, count: nodes.count)
+        for (i, n) in nodes.enumerated() {
+            for (k, c) in (n.children ?? []).enumerated() {
+                guard nodes.indices.contains(c) else { throw fail("nodes[\(i)].children[\(k)]", "node \(c) does not exist") }
+                guard parent[c] == nil else { throw fail("nodes[\(c)]", "node hierarchy has a cycle or a node with two parents") }
+                parent[c] = i
+            }
+        }
+        for start in nodes.indices {
+            var p = parent[start], steps = 0
+            while let q = p {
+                steps += 1
+                guard q != start, steps <= nodes.count else { throw fail("nodes[\(start)]", "node hierarchy has a cycle or a node with two parents") }
+                p = parent[q]
+            }
+        }
     }
 
     mutating func node(_ i: Int, visited: inout Set<Int>, depth: Int) throws -> Node {
