@@ -9,6 +9,7 @@ in vec4 aTangent;   // xyz tangent, w = handedness of the bitangent
 uniform mat4 uModel;
 uniform mat3 uNormalMatrix;   // inverse transpose of uModel's upper 3x3
 uniform mat4 uViewProjection;
+uniform vec4 uTexcoordTransform;   // xy scale, zw offset (tiling; the infinite floor in metres)
 
 out vec3 vWorldPosition;
 out vec3 vNormal;
@@ -20,7 +21,7 @@ void main() {
     vec4 world = uModel * vec4(aPosition, 1.0);
     vWorldPosition = world.xyz;
     vNormal = uNormalMatrix * aNormal;
-    vTexcoord = aTexcoord;
+    vTexcoord = aTexcoord * uTexcoordTransform.xy + uTexcoordTransform.zw;
     vColor = aColor;
     vTangent = vec4(mat3(uModel) * aTangent.xyz, aTangent.w);
     gl_Position = uViewProjection * world;

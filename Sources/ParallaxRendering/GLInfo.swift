@@ -29,3 +29,8 @@ extension GLenum {
     /// Converts the `Int32` constants Swift imports from the GL headers.
     @inline(__always) init(gl value: Int32) { self.init(UInt32(bitPattern: value)) }
 }
+
+extension GLInfo {
+    /// Blocks until the GL has finished all commands.
+    static func finish() { glFinish() }
+}

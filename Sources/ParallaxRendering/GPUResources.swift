@@ -25,8 +25,10 @@ final class MeshBuffers {
     var lastUsedFrame = 0
 
     init(mesh: Mesh) throws {
-        hasColors = mesh.colors?.count == mesh.positions.count
-        hasTangents = mesh.tangents?.count == mesh.positions.count
+        let hasColors = mesh.colors?.count == mesh.positions.count
+        let hasTangents = mesh.tangents?.count == mesh.positions.count
+        self.hasColors = hasColors
+        self.hasTangents = hasTangents
         let stride = 8 + (hasColors ? 4 : 0) + (hasTangents ? 4 : 0)
         let n = mesh.positions.count
         let hasNormals = mesh.normals.count == n

@@ -10,6 +10,8 @@ final class RenderTargets {
     let width: Int
     let height: Int
     let samples: Int
+    /// The sample count asked for (before clamping).
+    let requestedSamples: Int
     private(set) var sceneFBO: GLuint = 0
     private var sceneColor: GLuint = 0
     private var sceneDepth: GLuint = 0
@@ -22,6 +24,7 @@ final class RenderTargets {
     init(width: Int, height: Int, samples requested: Int) throws {
         self.width = width
         self.height = height
+        requestedSamples = requested
         var maxSamples: GLint = 1
         glGetIntegerv(GLenum(gl: GL_MAX_SAMPLES), &maxSamples)
         samples = max(1, min(requested, Int(maxSamples)))
