@@ -116,10 +116,14 @@ struct FramePlan {
         let local = (world.inverse ?? .identity).transformPoint(camera)
         let s = extent / half
         let model = world * .translation(Vector3f(local.x, 0, local.z)) * .scale(Vector3f(s, 1, s))
-        // The stand-in's texcoords span 0…1 over its width (2·half metres): rescale so one unit = one metre.
-        let uvScale = 2 * half * s
-        let uvOffset = Vector2f(local.x - extent, local.z - extent)
-        return (model, Vector4f(uvScale, uvScale, uvOffset.x, uvOffset.y))
+        // Texture coordinates in metres of the floor plane: map the stand-in's texcoord range (whatever it is)
+        // linearly onto the square's 2·extent metres.
+        let us = mesh.texcoords.map(\.x), vs = mesh.texcoords.map(\.y)
+        let uMin = us.min() ?? 0, vMin = vs.min() ?? 0
+        let uRange = max((us.max() ?? 1) - uMin, 1e-6), vRange = max((vs.max() ?? 1) - vMin, 1e-6)
+        let scale = Vector2f(2 * extent / uRange, 2 * extent / vRange)
+        let uvOffset = Vector2f(local.x - extent - uMin * scale.x, local.z - extent - vMin * scale.y)
+        return (model, Vector4f(scale.x, scale.y, uvOffset.x, uvOffset.y))
     }
 
     /// Assigns shadow-map layers to shadow-casting directional and spot lights and fits their volumes to the scene.

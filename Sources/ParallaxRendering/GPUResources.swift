@@ -118,6 +118,8 @@ final class GPUTexture {
         guard image.width > 0, image.height > 0 else { throw RenderError.invalidConfiguration("empty texture image") }
         glGenTextures(1, &id)
         let target = GLenum(gl: GL_TEXTURE_2D)
+        // Upload on a scratch unit so that textures already bound for the current draw stay bound.
+        glActiveTexture(GLenum(gl: GL_TEXTURE0) + 15)
         glBindTexture(target, id)
         glPixelStorei(GLenum(gl: GL_UNPACK_ALIGNMENT), 1)
         image.pixels.withUnsafeBytes {

@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxImaging
 import ParallaxMath
 import ParallaxSceneGraph
