@@ -7,8 +7,8 @@ public struct HitTestResult {
     public let node: Node
     /// The hit point in world coordinates.
     public let worldCoordinates: Vector3f
-    /// The unit surface normal at the hit, world coordinates (the triangle's face normal,
-    /// pointing to its counter-clockwise side).
+    /// The unit surface normal at the hit, world coordinates: the vertex normals interpolated
+    /// with the hit's barycentric weights (the face normal for flat faces).
     public let worldNormal: Vector3f
     /// Distance from the ray origin along the (normalised) ray, metres.
     public let distance: Float
@@ -25,6 +25,13 @@ public struct HitTestResult {
 /// both sides counted.
 @inlinable public func rayTriangleIntersection(origin o: Vector3f, direction d: Vector3f,
                                                _ a: Vector3f, _ b: Vector3f, _ c: Vector3f) -> Float? {
+    rayTriangleBarycentric(origin: o, direction: d, a, b, c)?.t
+}
+
+/// Möller–Trumbore returning the ray parameter `t` and the barycentric weights `u` (of b) and
+/// `v` (of c) of the hit point.
+@inlinable public func rayTriangleBarycentric(origin o: Vector3f, direction d: Vector3f,
+                                              _ a: Vector3f, _ b: Vector3f, _ c: Vector3f) -> (t: Float, u: Float, v: Float)? {
     let e1 = b - a, e2 = c - a
     let p = d.cross(e2)
     let det = e1.dot(p)
@@ -37,7 +44,7 @@ public struct HitTestResult {
     let v = d.dot(q) * inv
     guard v >= 0, u + v <= 1 else { return nil }
     let t = e2.dot(q) * inv
-    return t >= 0 ? t : nil
+    return t >= 0 ? (t, u, v) : nil
 }
 
 extension Node {
@@ -77,15 +84,24 @@ extension Node {
         }
         let mesh = g.mesh
         guard mesh.boundingBox.intersect(origin: lo, direction: ld) != nil else { return [] }
-        var out: [HitTestResult] = []
+        var out: [(localT: Float, result: HitTestResult)] = []
         for (e, element) in mesh.elements.enumerated() {
             let idx = element.indices
             for f in 0..<(idx.count / 3) {
-                let a = mesh.positions[Int(idx[3 * f])], b = mesh.positions[Int(idx[3 * f + 1])], c = mesh.positions[Int(idx[3 * f + 2])]
-                guard let t = rayTriangleIntersection(origin: lo, direction: ld, a, b, c) else { continue }
-                if let r = result(t, (b - a).cross(c - a), e, f) { out.append(r) }
+                let i0 = Int(idx[3 * f]), i1 = Int(idx[3 * f + 1]), i2 = Int(idx[3 * f + 2])
+                let a = mesh.positions[i0], b = mesh.positions[i1], c = mesh.positions[i2]
+                guard let (t, u, v) = rayTriangleBarycentric(origin: lo, direction: ld, a, b, c) else { continue }
+                var n = (b - a).cross(c - a)
+                if mesh.normals.count == mesh.positions.count {
+                    let smooth = mesh.normals[i0] * (1 - u - v) + mesh.normals[i1] * u + mesh.normals[i2] * v
+                    if smooth.squaredNorm > 1e-12 { n = smooth }
+                }
+                // A ray through a shared edge or vertex meets several triangles at one point:
+                // report that surface point once.
+                if out.contains(where: { abs($0.localT - t) <= 1e-5 * max(1, t) }) { continue }
+                if let r = result(t, n, e, f) { out.append((t, r)) }
             }
         }
-        return out
+        return out.map(\.result)
     }
 }
