@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging"]),
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
-        .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"]),
+        .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"], exclude: ["Golden"]),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI"]),
     ]
 )
