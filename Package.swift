@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision"]),
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
-        .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"]),
+        .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"], exclude: ["Golden"]),
         .testTarget(name: "ParallaxSimulationTests", dependencies: ["ParallaxSimulation"]),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI"]),
     ]
