@@ -4,7 +4,7 @@ import ParallaxDatasets
 import ParallaxImaging
 import ParallaxMath
 
-/// `parallax bench-replay`: evidence that replaying a dataset takes constant memory.
+/// `parallax bench replay-memory`: evidence that replaying a dataset takes constant memory.
 ///
 /// Writes a short and a long synthetic stereo-inertial dataset with ``EuRoCWriter`` (IMU
 /// 200 Hz, two 64×48 cameras at 20 Hz, real PNG files), then replays each in a fresh child
@@ -13,7 +13,7 @@ import ParallaxMath
 /// allocations out of the measurement. Flat memory means the two peaks differ by at most a few MB.
 struct BenchReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-replay",
+        commandName: "replay-memory",
         abstract: "Measure the peak memory of replaying a short and a long synthetic dataset.")
 
     @Option(help: "Length of the short dataset in seconds.")
@@ -48,7 +48,7 @@ struct BenchReplayCommand: ParsableCommand {
     /// Re-runs this executable with the same command path plus `--replay-only`.
     private func runChild(_ path: String) throws -> String {
         let args = CommandLine.arguments
-        let index = args.firstIndex(of: Self.configuration.commandName ?? "bench-replay") ?? 0
+        let index = args.firstIndex(of: Self.configuration.commandName ?? "replay-memory") ?? 0
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         p.arguments = Array(args[1...index]) + ["--replay-only", path]
