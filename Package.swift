@@ -77,6 +77,6 @@ let package = Package(
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
         .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"], exclude: ["Golden"]),
         .testTarget(name: "ParallaxSimulationTests", dependencies: ["ParallaxSimulation"]),
-        .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI"]),
+        .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "ParallaxImaging"]),
     ]
 )
