@@ -80,13 +80,19 @@ public struct CumulativeBSpline: Sendable {
     mutating func setControlPoint(_ k: Int, position: Vector3, rotation: Quaternion) {
         positions[k] = position
         rotations[k] = rotation.normalized
-        if k >= 1 { deltas[k] = (rotations[k - 1].inverse * rotations[k]).rotationVector }
-        if k + 1 < rotations.count { deltas[k + 1] = (rotations[k].inverse * rotations[k + 1]).rotationVector }
+        if k >= 1 { deltas[k] = Self.delta(rotations[k - 1], rotations[k]) }
+        if k + 1 < rotations.count { deltas[k + 1] = Self.delta(rotations[k], rotations[k + 1]) }
+    }
+
+    /// `log(aᵀ b)`, exactly zero for identical control points so that a static start has
+    /// exactly zero angular velocity.
+    private static func delta(_ a: Quaternion, _ b: Quaternion) -> Vector3 {
+        a == b ? .zero : (a.inverse * b).rotationVector
     }
 
     private mutating func recomputeDeltas() {
         deltas = [Vector3](repeating: .zero, count: rotations.count)
-        for k in 1..<rotations.count { deltas[k] = (rotations[k - 1].inverse * rotations[k]).rotationVector }
+        for k in 1..<rotations.count { deltas[k] = Self.delta(rotations[k - 1], rotations[k]) }
     }
 
     /// Cumulative basis `λ_j(u)`, `j = 1...3` and its first and second derivative w.r.t. `u`
