@@ -38,7 +38,9 @@ let package = Package(
 
         // MARK: Estimation stack
         .target(name: "ParallaxMath"),
-        .target(name: "ParallaxImaging", dependencies: ["ParallaxMath", "CPNG"]),
+        // CPNGSupport: setjmp wall around libpng so decode errors never longjmp through Swift.
+        .target(name: "CPNGSupport", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "ParallaxImaging", dependencies: ["ParallaxMath", "CPNG", "CPNGSupport"]),
         .target(
             name: "ParallaxDatasets",
             dependencies: ["ParallaxMath", "ParallaxImaging", .product(name: "Yams", package: "Yams")]),
