@@ -28,8 +28,8 @@ public struct PlaneTruth: Sendable, Equatable {
 /// underside of furniture is not something a tracker detects); near-vertical faces are `wall`;
 /// slanted faces and faces smaller than `minimumArea` are left out.
 public enum ScenePlanes {
-    /// Faces smaller than this (m²) are left out: marker cubes, table legs' ends.
-    public static let minimumArea = 0.04
+    /// Faces smaller than this (m²) are left out: books, marker cubes, table legs.
+    public static let minimumArea = 0.1
 
     /// All planes of `scene`, expressed in the world of `alignment`, sorted by id.
     public static func extract(from scene: Scene, alignment: SceneAlignment) -> [PlaneTruth] {
