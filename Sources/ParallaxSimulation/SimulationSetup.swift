@@ -31,12 +31,14 @@ public enum SimulationSetup {
     }
 
     /// An alignment that puts a recorded trajectory inside the scene: its horizontal bounding-box
-    /// centre above the floor's centre; heights kept when they lie between 0.1 m and 2.8 m above
-    /// the floor (z = 0 is then the floor, as in EuRoC's Vicon rooms), otherwise shifted so the
-    /// mean height is 1.4 m (trajectories whose origin is the start pose, e.g. udel_gore).
-    /// The world frame stays the file's frame: only `T_scene_world` absorbs the shift.
+    /// centre above the floor's centre, turned by 90° about the vertical when that fits the
+    /// floor's extent better; heights kept when they lie between 0.1 m and 2.8 m above the floor
+    /// (z = 0 is then the floor, as in EuRoC's Vicon rooms), otherwise shifted so the mean height
+    /// is 1.4 m (trajectories whose origin is the start pose, e.g. udel_gore). The world frame
+    /// stays the file's frame: only `T_scene_world` changes. A trajectory larger than the room
+    /// still leaves it (udel_gore spans 25 × 16 m).
     public static func alignment(for trajectory: CumulativeBSpline, scene: Scene) -> SceneAlignment {
-        let floor = SceneAlignment.centred(on: scene)
+        let floorAlignment = SceneAlignment.centred(on: scene)
         var lo = Vector3(repeating: .infinity), hi = -lo, sum = Vector3.zero
         var count = 0.0
         for t in stride(from: trajectory.startTime, through: trajectory.endTime, by: 0.1) {
@@ -45,8 +47,21 @@ public enum SimulationSetup {
         }
         let centre = (lo + hi) / 2
         let dz = (lo.z >= 0.1 && hi.z <= 2.8) ? 0 : 1.4 - sum.z / count
-        let t = floor.T_scene_world.translation
-        // Scene point of world p: (p.x + ox, p.z + fh, −p.y + oz).
-        return SceneAlignment(originX: t.x - centre.x, floorHeight: t.y + dz, originZ: t.z + centre.y)
+        // Floor extent along world x and y (scene x and −z).
+        let floor = ScenePlanes.extract(from: scene, alignment: floorAlignment).filter { $0.kind == .floor }.max { $0.area < $1.area }
+        var yaw = 0.0
+        if let floor {
+            let xs = floor.polygon.map(\.x), ys = floor.polygon.map(\.y)
+            let room = Vector2((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+            let size = Vector2(hi.x - lo.x, hi.y - lo.y)
+            let overflow = max(size.x - room.x, 0) + max(size.y - room.y, 0)
+            let overflowTurned = max(size.y - room.x, 0) + max(size.x - room.y, 0)
+            if overflowTurned < overflow { yaw = .pi / 2 }
+        }
+        // Scene point where the trajectory's centre (at floor height) goes.
+        let target = floorAlignment.T_scene_world * Vector3(0, 0, dz)
+        let rotation = SceneAlignment(yaw: yaw).T_scene_world.rotation
+        let translation = target - rotation.act(Vector3(centre.x, centre.y, 0))
+        return SceneAlignment(T_scene_world: RigidTransform(rotation: rotation, translation: translation))
     }
 }

@@ -18,11 +18,16 @@ public struct SceneAlignment: Sendable, Equatable {
     /// The fixed rotation `R_S_W` (z-up world → y-up scene).
     public static let R_scene_world = Matrix3(rows: Vector3(1, 0, 0), Vector3(0, 0, 1), Vector3(0, -1, 0))
 
-    /// World origin on the floor at scene coordinates `(originX, floorHeight, originZ)`.
-    public init(originX: Double = 0, floorHeight: Double = 0, originZ: Double = 0) {
-        T_scene_world = RigidTransform(rotationMatrix: Self.R_scene_world,
-                                       translation: Vector3(originX, floorHeight, originZ))
+    /// World origin on the floor at scene coordinates `(originX, floorHeight, originZ)`; the world
+    /// may also be turned by `yaw` radians about its vertical axis before the fixed rotation
+    /// (`R = R_S_W · Rz(yaw)`), to fit a long trajectory along the room's long side.
+    public init(originX: Double = 0, floorHeight: Double = 0, originZ: Double = 0, yaw: Double = 0) {
+        let rotation = Quaternion(rotationMatrix: Self.R_scene_world) * Quaternion(axis: Vector3(0, 0, 1), angle: yaw)
+        T_scene_world = RigidTransform(rotation: rotation, translation: Vector3(originX, floorHeight, originZ))
     }
+
+    /// Creates an alignment from `T_scene_world` directly.
+    public init(T_scene_world: RigidTransform) { self.T_scene_world = T_scene_world }
 
     /// `T_world_scene`.
     public var T_world_scene: RigidTransform { T_scene_world.inverse }
