@@ -104,3 +104,31 @@ func folderContents(_ url: URL) throws -> [String: Data] {
         }
     }
 }
+
+@Suite struct BundledSampleTests {
+    /// `Datasets/sample` (made by scripts/make-sample-dataset.sh) reads back with its promised
+    /// contents, and the bundled estimate covers it.
+    @Test func bundledSampleReadsBack() throws {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let dataset = try EuRoCDataset(url: repo.appendingPathComponent("Datasets/sample"))
+        #expect(dataset.cameras == [CameraCalibration.eurocCam0.with(rate: 10)])
+        #expect(try dataset.cameraFrames(0).count == 21)
+        #expect(try dataset.imuSamples().count == 401)
+        let truth = try dataset.groundTruth()
+        #expect(truth.count == 401)
+        let estimate = try TUMTrajectory.read(contentsOf: repo.appendingPathComponent("Datasets/sample-estimate.txt"))
+        #expect(estimate.count == 41)
+        // The perturbation: 0.3 rad yaw plus drift, so the estimate is not the ground truth.
+        let first = estimate.poses[0].T_world_body.rotation.angle(to: truth[0].T_world_body.rotation)
+        #expect(abs(first - 0.3) < 1e-3)
+        #expect(abs(estimate.poses[40].time - truth[400].timestamp) < 1e-6)
+    }
+}
+
+extension CameraCalibration {
+    func with(rate: Double) -> CameraCalibration {
+        var c = self
+        c.rateHz = rate
+        return c
+    }
+}
