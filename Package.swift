@@ -71,11 +71,11 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"]),
         .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging"]),
-        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"]),
+        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"], exclude: ["Fixtures"]),
         .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision"]),
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
-        .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"]),
+        .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"], exclude: ["Golden"]),
         .testTarget(name: "ParallaxSimulationTests", dependencies: ["ParallaxSimulation"]),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI"]),
     ]

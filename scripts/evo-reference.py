@@ -169,6 +169,18 @@ def main():
                             cases.append({"kind": "rpe", "reference": ref, "estimate": est, "align": align,
                                           "relation": relation, "delta": delta, "delta_unit": unit, "count": n,
                                           "command": cmd, "stats": stats})
+    # Extra options on the uniform V1_01 estimate: --all_pairs for RPE, --t_offset for association.
+    est, ref = "est_V1_01.txt", "gt_V1_01.txt"
+    for relation in ["trans_part", "angle_deg"]:
+        cmd, stats, n = run_evo("evo_rpe", ["tum", ref, est, "--pose_relation", relation, "--delta", "1", "--delta_unit", "m",
+                                            "--all_pairs", "--t_max_diff", "0.01", "--align"])
+        cases.append({"kind": "rpe", "reference": ref, "estimate": est, "align": "se3", "relation": relation, "delta": 1,
+                      "delta_unit": "m", "all_pairs": True, "count": n, "command": cmd, "stats": stats})
+    for offset in ["0.5", "-0.25"]:
+        cmd, stats, n = run_evo("evo_ape", ["tum", ref, est, "--pose_relation", "trans_part", "--t_max_diff", "0.01",
+                                            "--t_offset", offset, "--align"])
+        cases.append({"kind": "ape", "reference": ref, "estimate": est, "align": "se3", "relation": "trans_part",
+                      "t_offset": float(offset), "count": n, "command": cmd, "stats": stats})
     out = {
         "evo_version": importlib.metadata.version("evo"),
         "numpy_version": np.__version__,

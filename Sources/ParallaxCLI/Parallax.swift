@@ -11,5 +11,7 @@ struct Parallax: AsyncParsableCommand {
             docs/architecture.md: T_world_body, Hamilton quaternions, seconds and metres.
             """,
         version: "0.1.0",
-        subcommands: [InfoCommand.self, EvaluateCommand.self, RenderCommand.self, ViewCommand.self])
+        subcommands: [
+            InfoCommand.self, EvaluateCommand.self, RenderCommand.self, ViewCommand.self, BenchCommand.self,
+        ])
 }

@@ -6,6 +6,7 @@ extension GLTFReader {
     mutating func buildScene(rootName: String) throws -> Node {
         let root = Node(name: rootName)
         let nodeCount = doc.nodes?.count ?? 0
+        try validateHierarchy()
         var roots: [Int]
         if let scenes = doc.scenes, !scenes.isEmpty {
             let s = doc.scene ?? 0
@@ -19,6 +20,28 @@ extension GLTFReader {
         var visited = Set<Int>()
         for r in roots { root.addChildNode(try node(r, visited: &visited, depth: 0)) }
         return root
+    }
+
+    /// The spec requires the nodes to form disjoint strict trees: every child index valid, at
+    /// most one parent per node, no cycles.
+    func validateHierarchy() throws {
+        let nodes = doc.nodes ?? []
+        var parent = [Int?](repeating: nil, count: nodes.count)
+        for (i, n) in nodes.enumerated() {
+            for (k, c) in (n.children ?? []).enumerated() {
+                guard nodes.indices.contains(c) else { throw fail("nodes[\(i)].children[\(k)]", "node \(c) does not exist") }
+                guard parent[c] == nil else { throw fail("nodes[\(c)]", "node hierarchy has a cycle or a node with two parents") }
+                parent[c] = i
+            }
+        }
+        for start in nodes.indices {
+            var p = parent[start], steps = 0
+            while let q = p {
+                steps += 1
+                guard q != start, steps <= nodes.count else { throw fail("nodes[\(start)]", "node hierarchy has a cycle or a node with two parents") }
+                p = parent[q]
+            }
+        }
     }
 
     mutating func node(_ i: Int, visited: inout Set<Int>, depth: Int) throws -> Node {
@@ -112,17 +135,18 @@ extension GLTFReader {
         let base = try color(pbr?.baseColorFactor, 4, "pbrMetallicRoughness.baseColorFactor", default: [1, 1, 1, 1])
         m.diffuse = .color(base[0], base[1], base[2], base[3])
         if let t = pbr?.baseColorTexture {
-            // glTF multiplies texture and factor; we keep the texture and fold the factor into intensity when grey.
+            // glTF multiplies texture and factor; a property holds one or the other, so the
+            // factor's mean RGB becomes the intensity (exact for grey factors, the common case).
             m.diffuse = .texture(try texture(t.index, srgb: true, field: "\(field).pbrMetallicRoughness.baseColorTexture"))
-            m.diffuse.intensity = base[0]
+            m.diffuse.intensity = (base[0] + base[1] + base[2]) / 3
         }
         m.metalness = .scalar(Float(pbr?.metallicFactor ?? 1))
         m.roughness = .scalar(Float(pbr?.roughnessFactor ?? 1))
         if let t = pbr?.metallicRoughnessTexture {
             // glTF packs roughness in G and metalness in B of one texture; the renderer samples those channels.
             let tex = try texture(t.index, srgb: false, field: "\(field).pbrMetallicRoughness.metallicRoughnessTexture")
-            m.metalness = .texture(tex); m.metalness.intensity = Float(pbr?.metallicFactor ?? 1)
-            m.roughness = .texture(tex); m.roughness.intensity = Float(pbr?.roughnessFactor ?? 1)
+            m.metalness = .texture(tex); m.metalness.intensity = Float(pbr?.metallicFactor ?? 1); m.metalness.textureChannel = 2
+            m.roughness = .texture(tex); m.roughness.intensity = Float(pbr?.roughnessFactor ?? 1); m.roughness.textureChannel = 1
         }
         if let t = g.normalTexture {
             m.normal = .texture(try texture(t.index, srgb: false, field: "\(field).normalTexture")); m.normal?.intensity = Float(t.scale ?? 1)

@@ -15,6 +15,8 @@ struct EvaluationEvoAgreementTests {
             var relation: String
             var delta: Double?
             var delta_unit: String?
+            var all_pairs: Bool?
+            var t_offset: Double?
             var count: Int
             var command: String
             var stats: [String: Double]
@@ -38,14 +40,15 @@ struct EvaluationEvoAgreementTests {
     static func compute(_ c: Reference.Case, unitOverride: RPEDeltaUnit? = nil, deltaOverride: Double? = nil) throws -> (ErrorStatistics, Int) {
         let ref = try Trajectory.read(contentsOf: fixtures.appendingPathComponent(c.reference))
         let est = try Trajectory.read(contentsOf: fixtures.appendingPathComponent(c.estimate))
-        let pairs = try TimestampAssociation.associate(reference: ref, estimate: est, maxDifference: 0.01)
+        let pairs = try TimestampAssociation.associate(
+            reference: ref, estimate: est, maxDifference: 0.01, offset: c.t_offset ?? 0)
         let method = try #require(AlignmentMethod(rawValue: c.align))
         let ate = try AbsoluteTrajectoryError(pairs, alignment: method)
         if c.kind == "ape" { return (ate.statistics, pairs.count) }
         let unit = try unitOverride ?? #require(RPEDeltaUnit(rawValue: c.delta_unit ?? ""))
         let rpe = try RelativePoseError(
             reference: pairs.reference, alignedEstimate: ate.alignedEstimate,
-            delta: deltaOverride ?? c.delta ?? 0, unit: unit)
+            delta: deltaOverride ?? c.delta ?? 0, unit: unit, allPairs: c.all_pairs ?? false)
         return (c.relation == "angle_deg" ? rpe.rotationDeg : rpe.translation, rpe.pairs.count)
     }
 
@@ -63,10 +66,11 @@ struct EvaluationEvoAgreementTests {
         }
     }
 
-    @Test("ATE and RPE (1 m, 20 poses) equal evo's to 1e-6 relative for none, se3 and sim3")
+    @Test("ATE and RPE (1 m, 20 poses, all pairs, time offsets) equal evo's to 1e-6 relative for none, se3 and sim3")
     func agreement() throws {
         let reference = try Self.load()
         #expect(reference.cases.count >= 40)
+        #expect(reference.cases.contains { $0.all_pairs == true } && reference.cases.contains { $0.t_offset != nil })
         #expect(reference.evo_version.hasPrefix("1."))
         var worst: [String: Double] = [:]
         for c in reference.cases {

@@ -6,6 +6,7 @@ public struct EvaluationError: Error, CustomStringConvertible, Equatable {
     public let message: String
     /// Creates an error with a message.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }
 

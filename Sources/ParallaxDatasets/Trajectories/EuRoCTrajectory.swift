@@ -9,8 +9,10 @@ import ParallaxMath
 public enum EuRoCTrajectory {
     /// Reads a EuRoC ground-truth CSV; errors name the file and line.
     public static func read(contentsOf url: URL) throws -> Trajectory {
-        let (name, lines) = try TrajectoryText.lines(of: url)
-        return try parse(lines: lines, name: name)
+        let (path, lines) = try TrajectoryText.lines(of: url)
+        var trajectory = try parse(lines: lines, name: path)
+        trajectory.name = url.lastPathComponent
+        return trajectory
     }
 
     /// Parses EuRoC CSV text; `name` labels errors and the trajectory.
@@ -96,12 +98,15 @@ public enum TrajectoryFormat: String, Sendable, CaseIterable {
 extension Trajectory {
     /// Reads a trajectory file in either format, detected by `TrajectoryFormat.detect`.
     public static func read(contentsOf url: URL) throws -> Trajectory {
-        let (name, lines) = try TrajectoryText.lines(of: url)
+        let (path, lines) = try TrajectoryText.lines(of: url)
         let text = lines.prefix(50).map { String($0.text) }.joined(separator: "\n")
+        var trajectory: Trajectory
         switch TrajectoryFormat.detect(url: url, text: text) {
-        case .tum: return try TUMTrajectory.parse(lines: lines, name: name)
-        case .euroc: return try EuRoCTrajectory.parse(lines: lines, name: name)
+        case .tum: trajectory = try TUMTrajectory.parse(lines: lines, name: path)
+        case .euroc: trajectory = try EuRoCTrajectory.parse(lines: lines, name: path)
         }
+        trajectory.name = url.lastPathComponent   // errors carry the path, labels the file name
+        return trajectory
     }
 
     /// Writes the trajectory in `format`.

@@ -11,8 +11,10 @@ import ParallaxMath
 public enum TUMTrajectory {
     /// Reads a TUM file; errors name the file and line.
     public static func read(contentsOf url: URL) throws -> Trajectory {
-        let (name, lines) = try TrajectoryText.lines(of: url)
-        return try parse(lines: lines, name: name)
+        let (path, lines) = try TrajectoryText.lines(of: url)
+        var trajectory = try parse(lines: lines, name: path)
+        trajectory.name = url.lastPathComponent
+        return trajectory
     }
 
     /// Parses TUM text; `name` labels errors and the trajectory.

@@ -77,5 +77,6 @@ public struct TrajectoryError: Error, CustomStringConvertible, Equatable {
     /// Creates an error located at `line` (1-based) of `file`.
     public init(file: String, line: Int, _ what: String) { self.message = "\(file):\(line): \(what)" }
 
+    /// The message.
     public var description: String { message }
 }

@@ -3,9 +3,10 @@ import Foundation
 /// Shared helpers for the line-oriented trajectory formats: reading a file into numbered
 /// lines, parsing numbers strictly, and printing them so that they read back identically.
 enum TrajectoryText {
-    /// The lines of a UTF-8 text file, numbered from 1, with the file's display name.
+    /// The lines of a UTF-8 text file, numbered from 1, with the path to show in errors
+    /// (as the caller gave it).
     static func lines(of url: URL) throws -> (name: String, lines: [(number: Int, text: Substring)]) {
-        let name = url.lastPathComponent
+        let name = url.relativePath
         let data: Data
         do {
             data = try Data(contentsOf: url)
