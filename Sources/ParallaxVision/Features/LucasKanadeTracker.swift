@@ -134,7 +134,13 @@ public struct LucasKanadeTracker: Sendable {
             }
             let half = 0.5 * (hxx - hyy)
             let lmin = 0.5 * (hxx + hyy) - (half * half + hxy * hxy).squareRoot()
-            guard lmin / Float(nn) >= minEigenvalue else { return nil }
+            if lmin / Float(nn) < minEigenvalue {
+                // Too flat to refine here: fail at the finest level, otherwise carry the
+                // current estimate down (coarse levels are blurrier than the corner itself).
+                if level == 0 { return nil }
+                d *= 2
+                continue
+            }
             let det = Double(hxx) * Double(hyy) - Double(hxy) * Double(hxy)
             let ixx = Double(hyy) / det, ixy = -Double(hxy) / det, iyy = Double(hxx) / det
             var q = pl + d
