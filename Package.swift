@@ -48,6 +48,10 @@ let package = Package(
         .target(name: "ParallaxVision", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets"]),
         .target(name: "ParallaxTracking", dependencies: ["ParallaxMath", "ParallaxDatasets", "ParallaxVision"]),
 
+        .target(
+            name: "ParallaxAR",
+            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking"]),
+
         // MARK: Rendering stack
         .target(name: "ParallaxSceneGraph", dependencies: ["ParallaxMath", "ParallaxImaging"]),
         .target(name: "ParallaxShaders", path: "Shaders", exclude: ["README.md"], resources: [.copy("glsl")]),
@@ -59,12 +63,15 @@ let package = Package(
             name: "ParallaxSimulation",
             dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxSceneGraph", "ParallaxRendering"]),
 
+        .target(name: "ParallaxARView", dependencies: ["ParallaxAR", "ParallaxSceneGraph", "ParallaxRendering"]),
+
         // MARK: Command line
         .executableTarget(
             name: "ParallaxCLI",
             dependencies: [
                 "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
                 "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
+                "ParallaxAR", "ParallaxARView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -74,9 +81,11 @@ let package = Package(
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"], exclude: ["Fixtures"]),
         .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision"]),
         .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking"]),
+        .testTarget(name: "ParallaxARTests", dependencies: ["ParallaxAR"]),
+        .testTarget(name: "ParallaxARViewTests", dependencies: ["ParallaxARView"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
         .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"], exclude: ["Golden"]),
         .testTarget(name: "ParallaxSimulationTests", dependencies: ["ParallaxSimulation"]),
-        .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI"]),
+        .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "ParallaxImaging"]),
     ]
 )

@@ -12,6 +12,7 @@ struct Parallax: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            InfoCommand.self, EvaluateCommand.self, RenderCommand.self, ViewCommand.self, BenchCommand.self,
+            InfoCommand.self, EvaluateCommand.self, RenderCommand.self, ViewCommand.self, SimulateCommand.self,
+            BenchCommand.self,
         ])
 }

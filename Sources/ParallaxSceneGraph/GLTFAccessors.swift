@@ -64,11 +64,24 @@ extension GLTFReader {
         return (out, n)
     }
 
-    /// An index accessor as UInt32.
+    /// An index accessor as UInt32, read exactly (not through Float, which would round indices
+    /// above 2^24); sparse index accessors go through ``floats(_:field:)``.
     mutating func indices(_ i: Int, vertexCount: Int, field: String) throws -> [UInt32] {
-        let (v, n) = try floats(i, field: field)
-        guard n == 1 else { throw fail("accessors[\(i)].type", "indices must be SCALAR") }
-        let out = v.map { UInt32(exactly: $0) ?? UInt32.max }
+        guard let list = doc.accessors, list.indices.contains(i) else { throw fail(field, "accessor \(i) does not exist") }
+        let a = list[i]
+        guard a.type == "SCALAR", [5121, 5123, 5125].contains(a.componentType) else {
+            throw fail("accessors[\(i)]", "indices must be SCALAR of UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT")
+        }
+        var out: [UInt32]
+        if a.sparse == nil, let bv = a.bufferView {
+            _ = try floats(i, field: field)   // validates ranges
+            let v = try view(bv, field: "accessors[\(i)].bufferView")
+            let cs = Self.componentSize(a.componentType)!
+            let stride = v.stride ?? cs, start = v.offset + (a.byteOffset ?? 0)
+            out = (0..<a.count).map { Self.unsigned(v.bytes, start + $0 * stride, a.componentType) }
+        } else {
+            out = try floats(i, field: field).values.map { UInt32(exactly: $0) ?? UInt32.max }
+        }
         if let bad = out.first(where: { Int($0) >= vertexCount }) { throw fail("accessors[\(i)]", "index \(bad) out of range (\(vertexCount) vertices)") }
         return out
     }

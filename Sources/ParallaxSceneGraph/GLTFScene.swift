@@ -135,17 +135,18 @@ extension GLTFReader {
         let base = try color(pbr?.baseColorFactor, 4, "pbrMetallicRoughness.baseColorFactor", default: [1, 1, 1, 1])
         m.diffuse = .color(base[0], base[1], base[2], base[3])
         if let t = pbr?.baseColorTexture {
-            // glTF multiplies texture and factor; we keep the texture and fold the factor into intensity when grey.
+            // glTF multiplies texture and factor; a property holds one or the other, so the
+            // factor's mean RGB becomes the intensity (exact for grey factors, the common case).
             m.diffuse = .texture(try texture(t.index, srgb: true, field: "\(field).pbrMetallicRoughness.baseColorTexture"))
-            m.diffuse.intensity = base[0]
+            m.diffuse.intensity = (base[0] + base[1] + base[2]) / 3
         }
         m.metalness = .scalar(Float(pbr?.metallicFactor ?? 1))
         m.roughness = .scalar(Float(pbr?.roughnessFactor ?? 1))
         if let t = pbr?.metallicRoughnessTexture {
             // glTF packs roughness in G and metalness in B of one texture; the renderer samples those channels.
             let tex = try texture(t.index, srgb: false, field: "\(field).pbrMetallicRoughness.metallicRoughnessTexture")
-            m.metalness = .texture(tex); m.metalness.intensity = Float(pbr?.metallicFactor ?? 1)
-            m.roughness = .texture(tex); m.roughness.intensity = Float(pbr?.roughnessFactor ?? 1)
+            m.metalness = .texture(tex); m.metalness.intensity = Float(pbr?.metallicFactor ?? 1); m.metalness.textureChannel = 2
+            m.roughness = .texture(tex); m.roughness.intensity = Float(pbr?.roughnessFactor ?? 1); m.roughness.textureChannel = 1
         }
         if let t = g.normalTexture {
             m.normal = .texture(try texture(t.index, srgb: false, field: "\(field).normalTexture")); m.normal?.intensity = Float(t.scale ?? 1)

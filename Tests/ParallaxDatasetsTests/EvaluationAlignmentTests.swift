@@ -3,25 +3,32 @@ import ParallaxMath
 import Testing
 @testable import ParallaxDatasets
 
-@Suite("Evaluation: alignment (Umeyama se3/sim3, posyaw) and SVD")
+@Suite("Evaluation: alignment (Umeyama se3/sim3, posyaw)")
 struct EvaluationAlignmentTests {
     static func pairs(_ reference: Trajectory, _ estimate: Trajectory) throws -> AssociatedTrajectories {
         try TimestampAssociation.associate(reference: reference, estimate: estimate)
     }
 
-    @Test("3×3 SVD reconstructs the matrix with orthonormal factors and sorted singular values")
-    func svd() {
-        var rng = SeededGenerator(seed: 3)
-        for trial in 0..<200 {
-            var a = Matrix3(rowMajor: (0..<9).map { _ in rng.normal() })
-            if trial % 4 == 1 { a = a * Matrix3(diagonal: Vector3(1, 1, 0)) }          // rank 2
-            if trial % 4 == 2 { a = Matrix3(diagonal: Vector3(1e-9, 3, -2)) }          // tiny and negative
-            let s = SVD3(a)
-            let back = s.u * Matrix3(diagonal: s.singularValues) * s.v.transpose
-            #expect((back - a).frobeniusNorm <= 1e-13 * max(a.frobeniusNorm, 1))
-            #expect((s.u.transpose * s.u - .identity).frobeniusNorm < 1e-13)
-            #expect((s.v.transpose * s.v - .identity).frobeniusNorm < 1e-13)
-            #expect(s.singularValues.x >= s.singularValues.y && s.singularValues.y >= s.singularValues.z && s.singularValues.z >= 0)
+    @Test("A mirrored estimate still gets a proper rotation (Umeyama's reflection case)")
+    func reflection() throws {
+        let gt = EvaluationFixtures.flight()
+        var mirrored = gt
+        for i in mirrored.poses.indices { mirrored.poses[i].T_world_body.translation.x *= -1 }
+        for method in [AlignmentMethod.se3, .sim3] {
+            let a = try TrajectoryAlignment.estimate(method, estimate: mirrored.positions, reference: gt.positions)
+            #expect(abs(a.rotation.determinant - 1) < 1e-12)
+            #expect((a.rotation.transpose * a.rotation - .identity).frobeniusNorm < 1e-12)
+            #expect(a.scale > 0)
+            // Still the least-squares optimum over rotations: no small rotation about any axis improves it.
+            let base = TrajectoryAlignment.sse(a, mirrored.positions, gt.positions)
+            for axis in [Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)] {
+                for angle in [-1e-3, 1e-3] {
+                    var b = a
+                    b.rotation = Quaternion(axis: axis, angle: angle).rotationMatrix * a.rotation
+                    b.translation = (gt.positions.reduce(.zero, +) - mirrored.positions.reduce(.zero, +).applying(b)) / Double(gt.count)
+                    #expect(TrajectoryAlignment.sse(b, mirrored.positions, gt.positions) >= base)
+                }
+            }
         }
     }
 
@@ -112,4 +119,16 @@ struct EvaluationAlignmentTests {
         #expect(f?.message == "sim3 alignment needs at least 3 associated poses, found 2")
         #expect(try TrajectoryAlignment.estimate(.none, estimate: two, reference: two) == .identity)
     }
+}
+
+extension TrajectoryAlignment {
+    /// Sum of squared position differences after applying `a` to `x`.
+    static func sse(_ a: TrajectoryAlignment, _ x: [Vector3], _ y: [Vector3]) -> Double {
+        zip(x, y).reduce(0) { $0 + (a.apply($1.0) - $1.1).squaredNorm }
+    }
+}
+
+extension SIMD3 where Scalar == Double {
+    /// `scale · R · self` of an alignment, without its translation (sum of points → sum of images minus n·t).
+    func applying(_ a: TrajectoryAlignment) -> Vector3 { a.rotation * (a.scale * self) }
 }

@@ -63,16 +63,26 @@ func badSceneFieldsAreReported(nodes: String, expected: String) throws {
     #expect(throws: SceneError.self) { try Scene.load(contentsOf: URL(fileURLWithPath: "/nonexistent/scene.json")) }
 }
 
-@Test func hugeTextureIsRejectedBeforeDecoding() throws {
-    // A PNG header announcing 100000 × 100000 pixels (IHDR only; a decoder would need 40 GB).
+/// A huge texture is refused from its PNG header alone: 20000² passes the PNG reader's own
+/// sanity limit and is stopped by ours; 100000² (40 GB decoded) is refused by the reader.
+@Test(arguments: [(UInt32(20_000), "huge.png is 20000×20000, over the 16384-pixel limit"), (UInt32(100_000), "100000×100000")])
+func hugeTextureIsRejectedBeforeDecoding(side: UInt32, expected: String) throws {
     var ihdr: [UInt8] = [0x49, 0x48, 0x44, 0x52]
-    for v in [UInt32(100_000), UInt32(100_000)] { ihdr += [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    for v in [side, side] { ihdr += [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
     ihdr += [8, 6, 0, 0, 0]
-    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + ihdr + [0, 0, 0, 0]
+    // CRC-32 (ISO 3309, reflected polynomial 0xEDB88320) over type + data, as PNG requires.
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in ihdr {
+        crc ^= UInt32(byte)
+        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    crc ^= 0xFFFF_FFFF
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + ihdr
+        + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
     let nodes = #"[{"geometry": {"type": "plane", "material": {"diffuse": {"texture": "huge.png"}}}}]"#
     let message = try loadError("scene.json", ["scene.json": scene(nodes: nodes)], binary: ["huge.png": png])
     #expect(message.contains("scene.json: nodes[0].geometry.material.diffuse.texture:"))
-    #expect(message.contains("huge.png"))
+    #expect(message.contains(expected), "got: \(message)")
 }
 
 @Test(arguments: [

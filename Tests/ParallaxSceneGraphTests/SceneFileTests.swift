@@ -79,3 +79,39 @@ let scenesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
     #expect(c[0, 0].r == 255 && c[2, 0].r == 0 && c[2, 2].r == 255)
     #expect(ProceduralTexture(pattern: .noise, size: 100_000).clampedSize == ProceduralTexture.maxSize)
 }
+
+@Test func transformFormsAndNamedMaterials() throws {
+    let json = ##"""
+    {"materials": {"red": {"lightingModel": "lambert", "diffuse": "#ff0000"}},
+     "nodes": [
+       {"name": "m", "matrix": [1, 0, 0, 5,  0, 0, -1, 0,  0, 1, 0, 0,  0, 0, 0, 1]},
+       {"name": "q", "quaternion": [0.7071068, 0, 0.7071068, 0]},
+       {"name": "e", "eulerDegrees": [0, 90, 0], "scale": 2},
+       {"name": "r", "rotation": {"axis": [0, 1, 0], "degrees": 90}, "position": [1, 2, 3],
+        "geometry": {"type": "box", "material": "red"}, "opacity": 0.5, "renderingOrder": -2,
+        "children": [{"name": "child", "position": [0, 0, -1], "geometry": {"type": "sphere", "material": {"diffuse": [0, 1, 0, 0.5]}}}]}
+     ]}
+    """##
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("forms-\(UUID().uuidString).json")
+    try json.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let scene = try Scene.load(contentsOf: url)
+    let m = try #require(scene.rootNode.childNode(withName: "m"))
+    #expect(m.position == Vector3f(5, 0, 0))
+    #expect((m.convertVector(Vector3f(0, 1, 0), to: nil) - Vector3f(0, 0, 1)).norm < 1e-5)   // row-major: column 1 is (0, 0, 1)
+    for name in ["q", "e", "r"] {
+        let n = try #require(scene.rootNode.childNode(withName: name))
+        #expect((n.orientation.act(Vector3f(0, 0, -1)) - Vector3f(-1, 0, 0)).norm < 1e-5, "\(name)")
+    }
+    #expect(scene.rootNode.childNode(withName: "e")?.scale == Vector3f(2, 2, 2))
+    let r = try #require(scene.rootNode.childNode(withName: "r"))
+    let red = try #require(r.geometry?.firstMaterial)
+    #expect(red.name == "red" && red.lightingModel == .lambert)
+    if case .color(let c) = red.diffuse.contents { #expect(c == Vector4f(1, 0, 0, 1)) }
+    // Render list: the box first (renderingOrder -2), opacities multiply down the tree.
+    let items = scene.renderItems
+    #expect(items.map { $0.node.name } == ["r", "child"])
+    #expect(items[1].opacity == 0.5)
+    #expect((items[1].worldTransform.transformPoint(.zero) - Vector3f(0, 2, 3)).norm < 1e-5)
+    #expect(try #require(items[1].geometry.firstMaterial).isTranslucent)
+}

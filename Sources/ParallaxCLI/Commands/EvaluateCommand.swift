@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParallaxDatasets
+import ParallaxImaging
 
 extension AlignmentMethod: ExpressibleByArgument {}
 extension RPEDeltaUnit: ExpressibleByArgument {}
@@ -69,9 +70,8 @@ struct EvaluateCommand: ParsableCommand {
             options.rpeUnit = rpeUnit
             options.rpeAllPairs = rpeAllPairs
             let evaluation = try TrajectoryEvaluation(estimate: est, reference: gt, options: options)
-            if plot != nil {
-                // Temporary until ParallaxImaging's drawing API is on main (TrajectoryPlot is written against it).
-                throw EvaluationError("--plot is not available in this build yet (needs ParallaxImaging drawing)")
+            if let plot {
+                try TrajectoryPlot.write(evaluation, to: URL(fileURLWithPath: plot))
             }
             print(json ? try evaluation.report.jsonText() : evaluation.report.table(), terminator: "")
             if let plot, !json { print("plot written to \(plot)") }
@@ -80,6 +80,9 @@ struct EvaluateCommand: ParsableCommand {
             throw ExitCode.failure
         } catch let error as EvaluationError {
             FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
+            throw ExitCode.failure
+        } catch let error as ImageError {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode.failure
         }
     }

@@ -79,16 +79,16 @@ public struct TrajectoryAlignment: Sendable, Equatable {
             return TrajectoryAlignment(method: .posyaw, rotation: r, translation: meanY - r * meanX, scale: 1)
         }
 
-        let svd = SVD3(cov)
-        let d = svd.singularValues
+        // Signed SVD (ParallaxMath): u and v are proper rotations and s.z carries the sign of
+        // det(cov), so Umeyama's S = diag(1, 1, sign(det U det V)) is already folded in:
+        // R = U S Vᵀ = u vᵀ (eq. 40) and tr(D S) = s.x + s.y + s.z (eq. 42).
+        let (u, s, v) = cov.svd()
         // evo rejects a covariance of rank < m − 1 (fewer than two singular values above eps).
-        guard [d.x, d.y, d.z].filter({ $0 > Double.ulpOfOne }).count >= 2 else {
+        guard [s.x, s.y, abs(s.z)].filter({ $0 > Double.ulpOfOne }).count >= 2 else {
             throw EvaluationError("\(method.rawValue) alignment is degenerate: the positions are (nearly) collinear")
         }
-        var s = Vector3(1, 1, 1)   // eq. 43: reflect the last axis when det(U)·det(V) < 0
-        if svd.u.determinant * svd.v.determinant < 0 { s.z = -1 }
-        let r = svd.u * Matrix3(diagonal: s) * svd.v.transpose   // eq. 40
-        let c = method == .sim3 ? (d * s).sum() / sigmaX : 1.0   // eq. 42
+        let r = u * v.transpose
+        let c = method == .sim3 ? (s.x + s.y + s.z) / sigmaX : 1.0
         guard c.isFinite, c > 0 else { throw EvaluationError("sim3 alignment is degenerate: scale \(c)") }
         return TrajectoryAlignment(method: method, rotation: r, translation: meanY - c * (r * meanX), scale: c)  // eq. 41
     }
