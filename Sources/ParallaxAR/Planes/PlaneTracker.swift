@@ -22,9 +22,12 @@ struct PlaneTracker {
     /// Point-to-plane distance for inliers (m).
     var distanceThreshold = 0.025
     /// Single-linkage radius of clusters (m).
-    var linkRadius = 0.3
-    /// Points a new plane needs.
-    var minimumPoints = 20
+    var linkRadius = 0.8
+    /// Points a new horizontal plane needs (one free parameter: a dozen points in a thin slab
+    /// spread over ≥ ``minimumArea`` is already strong evidence).
+    var minimumPoints = 12
+    /// Points a new vertical plane needs (two free parameters, found by random sampling).
+    var minimumVerticalPoints = 20
     /// Boundary area a new plane needs (m²).
     var minimumArea = 0.05
     /// RANSAC iterations for vertical planes.
@@ -160,7 +163,7 @@ struct PlaneTracker {
     private mutating func detectVertical(_ points: [Vector3], free: inout [Bool], camera: Vector3, time: Double) {
         for _ in 0..<6 {
             let pool = (0..<points.count).filter { free[$0] }
-            guard pool.count >= minimumPoints else { return }
+            guard pool.count >= minimumVerticalPoints else { return }
             // Score on at most ~1500 points (a fixed stride) to bound the cost.
             let stride = max(1, pool.count / 1500)
             let sample = Swift.stride(from: 0, to: pool.count, by: stride).map { pool[$0] }
@@ -176,7 +179,7 @@ struct PlaneTracker {
                 for i in sample where abs(points[i].dot(n) - offset) < distanceThreshold { count += 1 }
                 if count > best?.count ?? 0 { best = (count, n, offset) }
             }
-            guard let best, best.count * stride >= minimumPoints else { return }
+            guard let best, best.count * stride >= minimumVerticalPoints else { return }
             var inliers = pool.filter { abs(points[$0].dot(best.normal) - best.offset) < distanceThreshold }
             let c = inliers.map { points[$0] }.reduce(Vector3.zero, +) / Double(max(inliers.count, 1))
             guard var n = Self.verticalNormal(inliers.map { points[$0] }, centroid: c) else { return }
@@ -190,7 +193,7 @@ struct PlaneTracker {
             let height = (zs.max() ?? 0) - (zs.min() ?? 0)
             let area = abs(ConvexPolygon.signedArea(ConvexPolygon.hull(members.map { Vector2(points[$0].dot(e1), points[$0].z) })))
             // A vertical plane must rise: a line of floor points is not a wall.
-            guard members.count >= minimumPoints, area >= minimumArea, height >= 0.15 else { return }
+            guard members.count >= minimumVerticalPoints, area >= minimumArea, height >= 0.15 else { return }
             let plane = newPlane(.vertical, normal: n, points: members.map { points[$0] }, time: time)
             planes[plane.id] = plane
             for i in members { free[i] = false }
