@@ -13,8 +13,10 @@ import ParallaxMath
 ///    single free parameter, evaluated exhaustively), vertical ones by RANSAC on pairs of points
 ///    (Fischler & Bolles 1981) with a seeded generator; each candidate keeps its largest
 ///    connected cluster and needs ``minimumPoints`` and ``minimumArea``.
-/// 3. **Merge** planes of the same orientation whose equations agree (≤ 10°, ≤ 4 cm) and whose
-///    boundaries touch: the younger one is removed and its boundary joins the older one.
+/// 3. **Merge** planes of the same orientation whose equations agree (≤ 10°, ≤ 5 cm) and whose
+///    boundaries come within ``linkRadius``: the younger one is removed and its boundary joins
+///    the older one. New horizontal slabs within ``duplicateSeparation`` of a known plane over
+///    the same area are not detected as planes (triangulation noise, rugs).
 /// 4. **Classify** from orientation and height relative to the camera (see ``classify()``).
 struct PlaneTracker {
     /// Orientations to detect.
@@ -30,6 +32,8 @@ struct PlaneTracker {
     var minimumVerticalPoints = 20
     /// Boundary area a new plane needs (m²).
     var minimumArea = 0.05
+    /// Parallel planes closer than this (m) over the same area are one surface.
+    var duplicateSeparation = 0.10
     /// RANSAC iterations for vertical planes.
     var ransacIterations = 200
 
@@ -140,8 +144,15 @@ struct PlaneTracker {
             let cluster = PointClusters.components(planar, radius: linkRadius).first ?? []
             let members = cluster.map { inliers[$0] }.sorted()
             let area = abs(ConvexPolygon.signedArea(ConvexPolygon.hull(members.map { Vector2(points[$0].x, points[$0].y) })))
-            if members.count >= minimumPoints, area >= minimumArea {
-                let normal = Vector3(0, 0, camera.z >= h ? 1 : -1)
+            let normalZ: Double = camera.z >= h ? 1 : -1
+            let shadowed = planes.values.contains { p in
+                // A slab just above or below a known plane over the same area is that plane's
+                // noise (or a rug on a floor), not a new surface.
+                p.alignment == .horizontal && p.normal.z == normalZ && abs(p.offset - normalZ * h) < duplicateSeparation
+                    && members.contains { PointClusters.distance(p.planar(points[$0]), toConvex: p.planarBoundary) <= linkRadius }
+            }
+            if members.count >= minimumPoints, area >= minimumArea, !shadowed {
+                let normal = Vector3(0, 0, normalZ)
                 let plane = newPlane(.horizontal, normal: normal, points: members.map { points[$0] }, time: time)
                 planes[plane.id] = plane
                 for i in members { free[i] = false }
@@ -211,10 +222,11 @@ struct PlaneTracker {
                 let cosine = pa.normal.dot(pb.normal)
                 guard cosine > cos(10 * Double.pi / 180) else { continue }
                 let gap = pb.boundary.map { abs($0.dot(pa.normal) - pa.offset) }.max() ?? .infinity
-                guard gap < 0.04 else { continue }
+                guard gap < 0.05 else { continue }
                 let hullA = pa.planarBoundary
-                let touching = pb.boundary.contains { PointClusters.distance(pa.planar($0), toConvex: hullA) <= 0.1 }
-                    || pa.boundary.contains { PointClusters.distance(pb.planar($0), toConvex: pb.planarBoundary) <= 0.1 }
+                let hullB = pb.planarBoundary.map { pa.planar(pb.spatial($0)) }
+                let touching = pb.boundary.contains { PointClusters.distance(pa.planar($0), toConvex: hullA) <= linkRadius }
+                    || pa.boundary.contains { PointClusters.distance(pa.planar($0), toConvex: hullB) <= linkRadius }
                 guard touching else { continue }
                 let wa = Double(pa.inlierCount), wb = Double(pb.inlierCount)
                 pa.offset = (pa.offset * wa + pb.normal.dot(pa.normal) * pb.offset * wb) / (wa + wb)
@@ -229,13 +241,13 @@ struct PlaneTracker {
         return removed
     }
 
-    /// Floor: the lowest upward-facing plane at least 0.5 m below the mean camera height (and
+    /// Floor: the lowest upward-facing plane at least 1 m below the mean camera height (and
     /// anything within 10 cm of it); table: upward-facing, 0.3–1.3 m above the floor; ceiling:
     /// downward-facing, above the mean camera height; wall: vertical; otherwise none.
     private mutating func classify() {
         let cameraHeight = cameraHeightSum / Double(max(cameraCount, 1))
         let ups = planes.values.filter { $0.alignment == .horizontal && $0.normal.z > 0 }
-        let floorLevel = ups.filter { cameraHeight - $0.offset > 0.5 && $0.area >= 0.1 }.map(\.offset).min()
+        let floorLevel = ups.filter { cameraHeight - $0.offset > 1.0 && $0.area >= 0.1 }.map(\.offset).min()
         for id in planes.keys {
             guard var p = planes[id] else { continue }
             if p.alignment == .vertical {
