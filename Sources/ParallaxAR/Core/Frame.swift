@@ -1,0 +1,52 @@
+import Foundation
+import ParallaxImaging
+import ParallaxMath
+
+/// 3D feature points seen in a frame (`ARPointCloud`), AR world coordinates.
+public struct PointCloud: Sendable, Equatable {
+    /// Positions in the AR world (m).
+    public var points: [Vector3]
+    /// One identifier per point, stable while the feature is tracked.
+    public var identifiers: [UInt64]
+    /// Creates a cloud; `points` and `identifiers` must have the same length.
+    public init(points: [Vector3], identifiers: [UInt64]) {
+        self.points = points
+        self.identifiers = identifiers
+    }
+    /// An empty cloud.
+    public static let empty = PointCloud(points: [], identifiers: [])
+}
+
+/// One video frame with its camera pose and scene understanding (`ARFrame`).
+public struct Frame: Sendable {
+    /// Capture time, seconds (dataset clock).
+    public var timestamp: Double
+    /// Capture time, nanoseconds as stored in the dataset.
+    public var timestampNs: Int64
+    /// The camera image: undistorted to ``Camera/intrinsics`` unless the configuration says
+    /// otherwise (see ``WorldTrackingConfiguration/undistortsCapturedImage``).
+    public var capturedImage: AnyImage
+    /// Camera pose, intrinsics and tracking state.
+    public var camera: Camera
+    /// All anchors of the session at this frame (user anchors and plane anchors).
+    public var anchors: [any Anchor]
+    /// Lighting, when enabled and an estimator is set.
+    public var lightEstimate: LightEstimate?
+    /// Feature points currently tracked with a 3D position (nil when disabled).
+    public var rawFeaturePoints: PointCloud?
+
+    /// Creates a frame.
+    public init(timestamp: Double, timestampNs: Int64, capturedImage: AnyImage, camera: Camera,
+                anchors: [any Anchor], lightEstimate: LightEstimate?, rawFeaturePoints: PointCloud?) {
+        self.timestamp = timestamp
+        self.timestampNs = timestampNs
+        self.capturedImage = capturedImage
+        self.camera = camera
+        self.anchors = anchors
+        self.lightEstimate = lightEstimate
+        self.rawFeaturePoints = rawFeaturePoints
+    }
+
+    /// The plane anchors among ``anchors``.
+    public var planeAnchors: [PlaneAnchor] { anchors.compactMap { $0 as? PlaneAnchor } }
+}
