@@ -60,8 +60,7 @@ float shadowVisibility(int light, vec3 worldPos, vec3 normal) {
     mat2 rotation = mat2(cos(angle), sin(angle), -sin(angle), cos(angle));
     int samples = int(clamp(params.z, 1.0, 16.0));
     float lit = 0.0;
-    for (int i = 0; i < 16; ++i) {
-        if (i >= samples) break;
+    for (int i = 0; i < samples; ++i) {
         vec2 offset = samples == 1 ? vec2(0.0) : rotation * POISSON[i] * params.x * texel;
         lit += texture(uShadowMaps, vec4(c.xy + offset, float(layer), c.z - params.y));
     }
