@@ -45,6 +45,13 @@ let package = Package(
             name: "ParallaxDatasets",
             dependencies: ["ParallaxMath", "ParallaxImaging", .product(name: "Yams", package: "Yams")]),
 
+        .target(name: "ParallaxVision", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets"]),
+        .target(name: "ParallaxTracking", dependencies: ["ParallaxMath", "ParallaxDatasets", "ParallaxVision"]),
+
+        .target(
+            name: "ParallaxAR",
+            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking"]),
+
         // MARK: Rendering stack
         .target(name: "ParallaxSceneGraph", dependencies: ["ParallaxMath", "ParallaxImaging"]),
         .target(name: "ParallaxShaders", path: "Shaders", exclude: ["README.md"], resources: [.copy("glsl")]),
@@ -52,20 +59,35 @@ let package = Package(
             name: "ParallaxRendering",
             dependencies: ["ParallaxSceneGraph", "ParallaxImaging", "ParallaxShaders", "CEGL", "COpenGL", "CGLFW"]),
 
+        .target(
+            name: "ParallaxSimulation",
+            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxSceneGraph", "ParallaxRendering"]),
+
+        .target(name: "ParallaxARView", dependencies: ["ParallaxAR", "ParallaxSceneGraph", "ParallaxRendering"]),
+
         // MARK: Command line
         .executableTarget(
             name: "ParallaxCLI",
             dependencies: [
-                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxSceneGraph", "ParallaxRendering",
+                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
+                "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
+                "ParallaxAR", "ParallaxARView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // MARK: Tests
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"]),
         .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging"]),
-        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"]),
+        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"], exclude: ["Fixtures"]),
+        .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision"]),
+        .testTarget(
+            name: "ParallaxTrackingTests",
+            dependencies: ["ParallaxTracking", "ParallaxDatasets", "ParallaxSimulation", "ParallaxSceneGraph"]),
+        .testTarget(name: "ParallaxARTests", dependencies: ["ParallaxAR"]),
+        .testTarget(name: "ParallaxARViewTests", dependencies: ["ParallaxARView"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
         .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"], exclude: ["Golden"]),
-        .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI"]),
+        .testTarget(name: "ParallaxSimulationTests", dependencies: ["ParallaxSimulation"]),
+        .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "ParallaxImaging"]),
     ]
 )

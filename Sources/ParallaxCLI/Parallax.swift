@@ -8,8 +8,12 @@ struct Parallax: AsyncParsableCommand {
         abstract: "World tracking you can replay, measure and render on a server.",
         discussion: """
             Datasets use the EuRoC/ASL folder layout (also TUM-VI exports). Poses follow \
-            docs/conventions.md: T_world_body, Hamilton quaternions, seconds and metres.
+            docs/architecture.md: T_world_body, Hamilton quaternions, seconds and metres.
             """,
         version: "0.1.0",
-        subcommands: [InfoCommand.self, EvaluateCommand.self, RenderCommand.self, ViewCommand.self])
+        subcommands: [
+            InfoCommand.self, ReplayCommand.self, HitTestCommand.self, EvaluateCommand.self,
+            EvaluatePlanesCommand.self, EvaluateLightCommand.self, RenderCommand.self, ViewCommand.self,
+            SimulateCommand.self, BenchCommand.self,
+        ])
 }

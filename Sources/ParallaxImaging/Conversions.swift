@@ -31,11 +31,9 @@ extension Image where Pixel == UInt8 {
     public func toRGB() -> RGBImage { map { RGB8(gray: $0) } }
     /// Each grey value copied into r, g and b, alpha opaque.
     public func toRGBA() -> RGBAImage { map { RGBA8(gray: $0) } }
-    /// Intensities scaled to 0…1 (v / 255).
-    public func toFloat() -> FloatImage {
-        let scale: Float = 1 / 255
-        return map { Float($0) * scale }
-    }
+    /// Intensities scaled to 0…1 (v / 255, correctly rounded: a division, not a
+    /// multiplication by 1/255, so that e.g. 51 maps to exactly `Float(0.2)`).
+    public func toFloat() -> FloatImage { map { Float($0) / 255 } }
     /// Values widened to 16 bits (v · 257, so 255 → 65535).
     public func to16Bit() -> Gray16Image { map(to16) }
 }
@@ -43,11 +41,8 @@ extension Image where Pixel == UInt8 {
 extension Image where Pixel == UInt16 {
     /// Values narrowed to 8 bits with rounding (65535 → 255).
     public func to8Bit() -> GrayImage { map(to8) }
-    /// Intensities scaled to 0…1 (v / 65535).
-    public func toFloat() -> FloatImage {
-        let scale: Float = 1 / 65535
-        return map { Float($0) * scale }
-    }
+    /// Intensities scaled to 0…1 (v / 65535, correctly rounded).
+    public func toFloat() -> FloatImage { map { Float($0) / 65535 } }
 }
 
 extension Image where Pixel == RGB8 {

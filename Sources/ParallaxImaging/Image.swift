@@ -172,3 +172,23 @@ public typealias RGBImage = Image<RGB8>
 public typealias RGBAImage = Image<RGBA8>
 /// Single-channel floating-point image (intensities usually in 0…1).
 public typealias FloatImage = Image<Float>
+
+extension Image {
+    /// Copies `other` into this image with its top-left corner at `(x, y)`,
+    /// overwriting pixels (no blending) and clipping to this image. Useful to
+    /// compose side-by-side debug views (e.g. a stereo pair).
+    public mutating func paste(_ other: Image<Pixel>, x: Int, y: Int) {
+        let x0 = max(x, 0), y0 = max(y, 0)
+        let x1 = min(x + other.width, width), y1 = min(y + other.height, height)
+        guard x0 < x1, y0 < y1 else { return }
+        let w = width
+        other.pixels.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { target in
+                for row in y0..<y1 {
+                    let s = (row - y) * other.width + (x0 - x), t = row * w + x0
+                    for i in 0..<(x1 - x0) { target[t + i] = source[s + i] }
+                }
+            }
+        }
+    }
+}

@@ -35,7 +35,9 @@ public struct PNGInfo: Sendable, Equatable {
 /// (`png_image_*`) would contain them, but it treats 16-bit data as *linear*
 /// light: it premultiplies alpha for 16-bit RGBA and converts gamma when it
 /// changes between 8 and 16 bits, so 16-bit RGBA files do not round-trip
-/// bit-exactly. The small C target `CPNGSupport` instead drives the classic
+/// bit-exactly. (Checked against libpng 1.6.39: writing the RGBA16 pixel
+/// (65535, 1234, 4321, a: 1) with `PNG_FORMAT_LINEAR_RGB_ALPHA` and reading it
+/// back gives (1, 1, 1, 1).) The small C target `CPNGSupport` instead drives the classic
 /// API below a `setjmp` and returns error codes, which keeps every sample
 /// exact and lets us expand palettes, low bit depths and tRNS ourselves.
 ///

@@ -81,35 +81,53 @@ public struct Matrix3: Equatable, Sendable, CustomStringConvertible {
     /// True when every element is finite.
     @inlinable public var isFinite: Bool { columns.0.isFinite && columns.1.isFinite && columns.2.isFinite }
 
+    /// True when the matrix is a proper rotation: `‖RᵀR − I‖_F ≤ tolerance` and
+    /// `|det R − 1| ≤ tolerance` (the defining conditions of SO(3); Barfoot 2017, §7.1.1).
+    public func isRotation(tolerance: Double = 1e-9) -> Bool {
+        guard isFinite else { return false }
+        return (transpose * self - .identity).frobeniusNorm <= tolerance && abs(determinant - 1) <= tolerance
+    }
+
     /// Elements in row-major order.
     public var rowMajor: [Double] { (0..<3).flatMap { r in (0..<3).map { c in self[r, c] } } }
 
+    /// A readable rendering for logs and test failures.
     public var description: String {
         (0..<3).map { r in row(r) }.map { "[\($0.x), \($0.y), \($0.z)]" }.joined(separator: "\n")
     }
 
+    /// Exact elementwise equality.
     @inlinable public static func == (a: Matrix3, b: Matrix3) -> Bool {
         a.columns.0 == b.columns.0 && a.columns.1 == b.columns.1 && a.columns.2 == b.columns.2
     }
 
+    /// Product (matrix–matrix, matrix–vector or by a scalar).
     @inlinable public static func * (a: Matrix3, v: Vector3) -> Vector3 {
         a.columns.0 * v.x + a.columns.1 * v.y + a.columns.2 * v.z
     }
+    /// Product (matrix–matrix, matrix–vector or by a scalar).
     @inlinable public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
         Matrix3(columns: a * b.columns.0, a * b.columns.1, a * b.columns.2)
     }
+    /// Product (matrix–matrix, matrix–vector or by a scalar).
     @inlinable public static func * (a: Matrix3, s: Double) -> Matrix3 {
         Matrix3(columns: a.columns.0 * s, a.columns.1 * s, a.columns.2 * s)
     }
+    /// Product (matrix–matrix, matrix–vector or by a scalar).
     @inlinable public static func * (s: Double, a: Matrix3) -> Matrix3 { a * s }
+    /// Division by a scalar.
     @inlinable public static func / (a: Matrix3, s: Double) -> Matrix3 { a * (1 / s) }
+    /// Elementwise sum.
     @inlinable public static func + (a: Matrix3, b: Matrix3) -> Matrix3 {
         Matrix3(columns: a.columns.0 + b.columns.0, a.columns.1 + b.columns.1, a.columns.2 + b.columns.2)
     }
+    /// Elementwise difference (or negation).
     @inlinable public static func - (a: Matrix3, b: Matrix3) -> Matrix3 {
         Matrix3(columns: a.columns.0 - b.columns.0, a.columns.1 - b.columns.1, a.columns.2 - b.columns.2)
     }
+    /// Elementwise difference (or negation).
     @inlinable public static prefix func - (a: Matrix3) -> Matrix3 { a * -1 }
+    /// In-place sum.
     @inlinable public static func += (a: inout Matrix3, b: Matrix3) { a = a + b }
 
     /// Outer product `a bᵀ`.

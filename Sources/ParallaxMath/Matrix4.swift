@@ -54,13 +54,16 @@ public struct Matrix4: Equatable, Sendable {
                        Vector4(r[8], r[9], r[10], r[11]), Vector4(r[12], r[13], r[14], r[15]))
     }
 
+    /// Exact elementwise equality.
     @inlinable public static func == (a: Matrix4, b: Matrix4) -> Bool {
         a.columns.0 == b.columns.0 && a.columns.1 == b.columns.1 && a.columns.2 == b.columns.2 && a.columns.3 == b.columns.3
     }
 
+    /// Product (matrix–matrix, matrix–vector or by a scalar).
     @inlinable public static func * (a: Matrix4, v: Vector4) -> Vector4 {
         a.columns.0 * v.x + a.columns.1 * v.y + a.columns.2 * v.z + a.columns.3 * v.w
     }
+    /// Product (matrix–matrix, matrix–vector or by a scalar).
     @inlinable public static func * (a: Matrix4, b: Matrix4) -> Matrix4 {
         Matrix4(columns: a * b.columns.0, a * b.columns.1, a * b.columns.2, a * b.columns.3)
     }
@@ -109,13 +112,16 @@ public struct Matrix4f: Equatable, Sendable {
         [columns.0, columns.1, columns.2, columns.3].flatMap { [$0.x, $0.y, $0.z, $0.w] }
     }
 
+    /// Exact elementwise equality.
     @inlinable public static func == (a: Matrix4f, b: Matrix4f) -> Bool {
         a.columns.0 == b.columns.0 && a.columns.1 == b.columns.1 && a.columns.2 == b.columns.2 && a.columns.3 == b.columns.3
     }
 
+    /// Product (matrix–matrix, matrix–vector or by a scalar).
     @inlinable public static func * (a: Matrix4f, v: Vector4f) -> Vector4f {
         a.columns.0 * v.x + a.columns.1 * v.y + a.columns.2 * v.z + a.columns.3 * v.w
     }
+    /// Product (matrix–matrix, matrix–vector or by a scalar).
     @inlinable public static func * (a: Matrix4f, b: Matrix4f) -> Matrix4f {
         Matrix4f(columns: a * b.columns.0, a * b.columns.1, a * b.columns.2, a * b.columns.3)
     }

@@ -138,5 +138,6 @@ public struct Quaternion: Equatable, Hashable, Sendable, CustomStringConvertible
         return (self * Quaternion(rotationVector: delta.rotationVector * t)).normalized
     }
 
+    /// A readable rendering for logs and test failures.
     public var description: String { "Quaternion(w: \(w), x: \(x), y: \(y), z: \(z))" }
 }

@@ -137,28 +137,33 @@ extension Matrix4f {
 }
 
 extension Matrix4 {
-    /// The inverse by cofactor expansion, or `nil` when the matrix is singular.
+    /// The inverse by Gauss–Jordan elimination with partial pivoting (Golub & Van Loan,
+    /// *Matrix Computations*, 4th ed., §3.2 and §3.4), or `nil` when the matrix is singular.
+    ///
+    /// The singularity test is relative: a pivot no larger than `16 ε max|aᵢⱼ|` counts as zero, so a
+    /// uniformly tiny (or huge) but well-conditioned matrix still inverts, unlike a fixed
+    /// determinant threshold.
     public var inverse: Matrix4? {
-        let m = rowMajor
-        var inv = [Double](repeating: 0, count: 16)
-        inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10]
-        inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10]
-        inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9]
-        inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9]
-        inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10]
-        inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10]
-        inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9]
-        inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9]
-        inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] + m[13] * m[2] * m[7] - m[13] * m[3] * m[6]
-        inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6]
-        inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5]
-        inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5]
-        inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6]
-        inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] + m[8] * m[2] * m[7] - m[8] * m[3] * m[6]
-        inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] - m[8] * m[1] * m[7] + m[8] * m[3] * m[5]
-        inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5]
-        let det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12]
-        guard det.isFinite, abs(det) > 1e-300 else { return nil }
-        return Matrix4(rowMajor: inv.map { $0 / det })
+        var a = rowMajor
+        var inv = Matrix4.identity.rowMajor
+        let scale = a.reduce(0) { max($0, abs($1)) }
+        guard scale.isFinite, scale > 0 else { return nil }
+        let tiny = 16 * Double.ulpOfOne * scale
+        for col in 0..<4 {
+            var pivotRow = col
+            for r in (col + 1)..<4 where abs(a[r * 4 + col]) > abs(a[pivotRow * 4 + col]) { pivotRow = r }
+            let pivot = a[pivotRow * 4 + col]
+            guard abs(pivot) > tiny else { return nil }
+            if pivotRow != col {
+                for c in 0..<4 { a.swapAt(col * 4 + c, pivotRow * 4 + c); inv.swapAt(col * 4 + c, pivotRow * 4 + c) }
+            }
+            for c in 0..<4 { a[col * 4 + c] /= pivot; inv[col * 4 + c] /= pivot }
+            for r in 0..<4 where r != col {
+                let f = a[r * 4 + col]
+                guard f != 0 else { continue }
+                for c in 0..<4 { a[r * 4 + c] -= f * a[col * 4 + c]; inv[r * 4 + c] -= f * inv[col * 4 + c] }
+            }
+        }
+        return Matrix4(rowMajor: inv)
     }
 }

@@ -54,6 +54,7 @@ public struct RigidTransform: Equatable, Sendable, CustomStringConvertible {
     /// True when rotation and translation are finite.
     public var isFinite: Bool { rotation.isFinite && translation.isFinite }
 
+    /// A readable rendering for logs and test failures.
     public var description: String {
         "RigidTransform(t: [\(translation.x), \(translation.y), \(translation.z)], q: \(rotation))"
     }

@@ -2,9 +2,14 @@ import Foundation
 
 /// The rotation group SO(3): exponential and logarithm maps and their Jacobians.
 ///
-/// Formulas follow Barfoot, *State Estimation for Robotics* (2017), §7.1, and Forster et al.,
-/// "On-Manifold Preintegration for Real-Time Visual-Inertial Odometry" (TRO 2017), eqs. (8)–(9).
-/// Rotations here are matrices; ``Quaternion`` offers the same maps on quaternions.
+/// Formulas follow Barfoot, *State Estimation for Robotics* (2017), §7.1.3 (exp/log) and §7.1.5 (Jacobians), and Forster et al., "On-Manifold Preintegration for Real-Time Visual-Inertial Odometry"
+/// (TRO 2017), eqs. (8)–(9). Rotations here are matrices; ``Quaternion`` offers the same maps on
+/// quaternions.
+///
+/// Every map is written `I + a(θ) φ^ + b(θ) (φ^)²`. The scalar coefficients are where precision is
+/// lost: `1 − cos θ` is evaluated as `2 sin²(θ/2)` (no cancellation), and the two coefficients that
+/// genuinely cancel (`(θ − sin θ)/θ³` and `(1 − (θ/2)cot(θ/2))/θ²`) switch to their Taylor series
+/// below θ = 10⁻², where the first omitted term is below 10⁻¹⁸.
 public enum SO3 {
     /// The hat operator: the skew-symmetric matrix of `v`.
     @inlinable public static func hat(_ v: Vector3) -> Matrix3 { Matrix3.skew(v) }
@@ -14,60 +19,68 @@ public enum SO3 {
         Vector3(m[2, 1] - m[1, 2], m[0, 2] - m[2, 0], m[1, 0] - m[0, 1]) * 0.5
     }
 
-    /// `exp(φ^)`: Rodrigues' formula, with a series expansion near zero.
+    /// Below this angle the cancelling coefficients use their Taylor series.
+    @usableFromInline static let seriesThreshold = 1e-2
+
+    /// `sin θ / θ`, exact for all θ (no cancellation), 1 at θ = 0.
+    @inlinable static func sinc(_ theta: Double) -> Double {
+        theta < 1e-8 ? 1 - theta * theta / 6 : sin(theta) / theta
+    }
+
+    /// `(1 − cos θ) / θ²`, evaluated as `½ (sin(θ/2) / (θ/2))²` to avoid cancellation.
+    @inlinable static func oneMinusCosOverTheta2(_ theta: Double) -> Double {
+        let s = sinc(theta / 2)
+        return 0.5 * s * s
+    }
+
+    /// `(θ − sin θ) / θ³`, with its Taylor series `1/6 − θ²/120 + θ⁴/5040 − θ⁶/362880` near zero.
+    @inlinable static func thetaMinusSinOverTheta3(_ theta: Double) -> Double {
+        let t2 = theta * theta
+        if theta < seriesThreshold { return 1.0 / 6 - t2 / 120 + t2 * t2 / 5040 - t2 * t2 * t2 / 362_880 }
+        return (theta - sin(theta)) / (t2 * theta)
+    }
+
+    /// `(1 − (θ/2) cot(θ/2)) / θ²`, the coefficient of `(φ^)²` in `Jl⁻¹` (Barfoot §7.1.5, rewritten),
+    /// with its series `1/12 + θ²/720 + θ⁴/30240 + θ⁶/1209600` near zero.
+    @inlinable static func inverseJacobianCoefficient(_ theta: Double) -> Double {
+        let t2 = theta * theta
+        if theta < seriesThreshold { return 1.0 / 12 + t2 / 720 + t2 * t2 / 30_240 + t2 * t2 * t2 / 1_209_600 }
+        let half = theta / 2
+        return (1 - half * cos(half) / sin(half)) / t2
+    }
+
+    /// `exp(φ^)`: Rodrigues' formula `I + (sin θ/θ) φ^ + ((1 − cos θ)/θ²) (φ^)²` (Barfoot §7.1.3).
     public static func exp(_ phi: Vector3) -> Matrix3 {
-        let theta2 = phi.squaredNorm
-        let theta = theta2.squareRoot()
-        let a: Double, b: Double
-        if theta < 1e-5 {
-            a = 1 - theta2 / 6
-            b = 0.5 - theta2 / 24
-        } else {
-            a = sin(theta) / theta
-            b = (1 - cos(theta)) / theta2
-        }
+        let theta = phi.norm
         let k = hat(phi)
-        return Matrix3.identity + a * k + b * (k * k)
+        return Matrix3.identity + sinc(theta) * k + oneMinusCosOverTheta2(theta) * (k * k)
     }
 
     /// `log(R)`: the rotation vector φ with `exp(φ) == R`, |φ| in [0, π].
-    /// Goes through the quaternion, which stays accurate near 0 and near π.
+    /// Goes through the quaternion (Shepperd's method), which stays accurate near 0 and near π,
+    /// where the textbook `acos((tr R − 1)/2)` loses half the digits.
     public static func log(_ r: Matrix3) -> Vector3 { Quaternion(rotationMatrix: r).rotationVector }
 
-    /// Right Jacobian `Jr(φ)`: `exp(φ + δ) ≈ exp(φ) exp(Jr(φ) δ)`.
+    /// Right Jacobian `Jr(φ) = Jl(−φ)`: `exp(φ + δ) ≈ exp(φ) exp(Jr(φ) δ)` (Barfoot §7.1.5).
     public static func rightJacobian(_ phi: Vector3) -> Matrix3 { leftJacobian(-phi) }
 
-    /// Left Jacobian `Jl(φ)`: `exp(φ + δ) ≈ exp(Jl(φ) δ) exp(φ)`.
+    /// Left Jacobian `Jl(φ) = I + ((1 − cos θ)/θ²) φ^ + ((θ − sin θ)/θ³) (φ^)²`:
+    /// `exp(φ + δ) ≈ exp(Jl(φ) δ) exp(φ)` (Barfoot §7.1.5).
     public static func leftJacobian(_ phi: Vector3) -> Matrix3 {
-        let theta2 = phi.squaredNorm
-        let theta = theta2.squareRoot()
+        let theta = phi.norm
         let k = hat(phi)
-        let a: Double, b: Double
-        if theta < 1e-5 {
-            a = 0.5 - theta2 / 24
-            b = 1.0 / 6 - theta2 / 120
-        } else {
-            a = (1 - cos(theta)) / theta2
-            b = (theta - sin(theta)) / (theta2 * theta)
-        }
-        return Matrix3.identity + a * k + b * (k * k)
+        return Matrix3.identity + oneMinusCosOverTheta2(theta) * k + thetaMinusSinOverTheta3(theta) * (k * k)
     }
 
-    /// Inverse of the left Jacobian.
+    /// Inverse of the left Jacobian, `I − ½ φ^ + ((1 − (θ/2)cot(θ/2))/θ²) (φ^)²` (Barfoot §7.1.5).
+    /// Singular at θ = 2π; fine on the principal range |φ| ≤ π.
     public static func leftJacobianInverse(_ phi: Vector3) -> Matrix3 {
-        let theta2 = phi.squaredNorm
-        let theta = theta2.squareRoot()
+        let theta = phi.norm
         let k = hat(phi)
-        let c: Double
-        if theta < 1e-5 {
-            c = 1.0 / 12 + theta2 / 720
-        } else {
-            c = (1 / theta2) * (1 - (theta * sin(theta)) / (2 * (1 - cos(theta))))
-        }
-        return Matrix3.identity - 0.5 * k + c * (k * k)
+        return Matrix3.identity - 0.5 * k + inverseJacobianCoefficient(theta) * (k * k)
     }
 
-    /// Inverse of the right Jacobian.
+    /// Inverse of the right Jacobian, `Jr⁻¹(φ) = Jl⁻¹(−φ)`.
     public static func rightJacobianInverse(_ phi: Vector3) -> Matrix3 { leftJacobianInverse(-phi) }
 
     /// Projects a nearly orthonormal matrix back onto SO(3) (via the quaternion).

@@ -51,6 +51,9 @@ public struct MaterialProperty: Sendable {
     public var intensity: Float = 1
     /// Texture-coordinate scale (tiling), SceneKit's `contentsTransform` restricted to a scale.
     public var textureScale = Vector2f(1, 1)
+    /// For scalar slots (metalness, roughness, occlusion…) holding a texture: the channel to
+    /// read, 0 = red … 3 = alpha. glTF packs roughness in green (1) and metalness in blue (2).
+    public var textureChannel = 0
 
     /// Creates a property.
     public init(_ contents: Contents, intensity: Float = 1) { self.contents = contents; self.intensity = intensity }

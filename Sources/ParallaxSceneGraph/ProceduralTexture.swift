@@ -52,9 +52,12 @@ public struct ProceduralTexture: Equatable, Sendable {
     /// Renders the texture (size clamped to 1…``maxSize``).
     public func makeTexture() -> Texture { Texture(image: makeImage(), identity: identity) }
 
+    /// The edge length actually rendered: `size` clamped to 1…``maxSize``.
+    public var clampedSize: Int { min(max(size, 1), Self.maxSize) }
+
     /// Renders the pixels.
     public func makeImage() -> Image<RGBA8> {
-        let n = min(max(size, 1), Self.maxSize)
+        let n = clampedSize
         let c = Float(min(max(cells, 1), 512))
         var img = Image(width: n, height: n, fill: RGBA8(r: 0, g: 0, b: 0, a: 255))
         let shapes = pattern == .poster ? posterShapes() : []

@@ -1,0 +1,110 @@
+import Foundation
+import ParallaxMath
+
+/// Planar convex-polygon geometry used by plane detection and scoring (2D, metres).
+public enum ConvexPolygon {
+    /// Convex hull, counter-clockwise, without collinear points (Andrew's monotone chain, 1979).
+    public static func hull(_ points: [Vector2]) -> [Vector2] {
+        let p = points.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
+        guard p.count >= 3 else { return p }
+        func cross(_ o: Vector2, _ a: Vector2, _ b: Vector2) -> Double {
+            (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+        }
+        var lower: [Vector2] = [], upper: [Vector2] = []
+        for q in p {
+            while lower.count >= 2, cross(lower[lower.count - 2], lower[lower.count - 1], q) <= 0 { lower.removeLast() }
+            lower.append(q)
+        }
+        for q in p.reversed() {
+            while upper.count >= 2, cross(upper[upper.count - 2], upper[upper.count - 1], q) <= 0 { upper.removeLast() }
+            upper.append(q)
+        }
+        return Array(lower.dropLast() + upper.dropLast())
+    }
+
+    /// Signed area (positive when counter-clockwise), shoelace formula.
+    public static func signedArea(_ poly: [Vector2]) -> Double {
+        var a = 0.0
+        for i in 0..<poly.count {
+            let p = poly[i], q = poly[(i + 1) % poly.count]
+            a += p.x * q.y - q.x * p.y
+        }
+        return a / 2
+    }
+
+    /// Area centroid of a simple polygon (vertex mean when degenerate).
+    public static func centroid(_ poly: [Vector2]) -> Vector2 {
+        let a = signedArea(poly)
+        guard abs(a) > 1e-12 else { return poly.reduce(.zero, +) / Double(max(poly.count, 1)) }
+        var c = Vector2.zero
+        for i in 0..<poly.count {
+            let p = poly[i], q = poly[(i + 1) % poly.count]
+            c += (p + q) * (p.x * q.y - q.x * p.y)
+        }
+        return c / (6 * a)
+    }
+
+    /// Intersection of two convex polygons (both counter-clockwise): Sutherland–Hodgman clipping
+    /// of `subject` by each edge of `clip` (Sutherland & Hodgman 1974).
+    public static func intersection(_ subject: [Vector2], _ clip: [Vector2]) -> [Vector2] {
+        var output = subject
+        guard clip.count >= 3 else { return [] }
+        for i in 0..<clip.count {
+            let a = clip[i], b = clip[(i + 1) % clip.count]
+            func inside(_ p: Vector2) -> Bool { (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) >= 0 }
+            func cut(_ p: Vector2, _ q: Vector2) -> Vector2 {
+                let d1 = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x)
+                let d2 = (b.x - a.x) * (q.y - a.y) - (b.y - a.y) * (q.x - a.x)
+                return p + (q - p) * (d1 / (d1 - d2))
+            }
+            let input = output
+            output = []
+            guard !input.isEmpty else { break }
+            for j in 0..<input.count {
+                let p = input[j], q = input[(j + 1) % input.count]
+                if inside(q) {
+                    if !inside(p) { output.append(cut(p, q)) }
+                    output.append(q)
+                } else if inside(p) {
+                    output.append(cut(p, q))
+                }
+            }
+        }
+        return output
+    }
+
+    /// Intersection over union of two convex polygons (0 when either is degenerate).
+    public static func iou(_ a: [Vector2], _ b: [Vector2]) -> Double {
+        let pa = signedArea(a) < 0 ? a.reversed() : a, pb = signedArea(b) < 0 ? b.reversed() : b
+        let areaA = signedArea(pa), areaB = signedArea(pb)
+        guard areaA > 1e-12, areaB > 1e-12 else { return 0 }
+        let inter = max(0, signedArea(intersection(pa, pb)))
+        return inter / (areaA + areaB - inter)
+    }
+
+    /// Minimum-area enclosing rectangle of a convex polygon: one side is collinear with a hull
+    /// edge (Freeman & Shapira 1975). Returns the centre, the side lengths along the rectangle's
+    /// axes `(cos θ, sin θ)` and `(−sin θ, cos θ)`, and θ.
+    public static func minimumAreaRectangle(_ hull: [Vector2]) -> (centre: Vector2, size: Vector2, angle: Double) {
+        guard hull.count >= 2 else { return (hull.first ?? .zero, .zero, 0) }
+        var best: (area: Double, centre: Vector2, size: Vector2, angle: Double)?
+        for i in 0..<hull.count {
+            let e = hull[(i + 1) % hull.count] - hull[i]
+            guard e.norm > 1e-12 else { continue }
+            let angle = atan2(e.y, e.x)
+            let u = Vector2(cos(angle), sin(angle)), v = Vector2(-sin(angle), cos(angle))
+            var lo = Vector2(Double.infinity, Double.infinity), hi = -lo
+            for p in hull {
+                let c = Vector2((p * u).sum(), (p * v).sum())
+                lo = Vector2(min(lo.x, c.x), min(lo.y, c.y))
+                hi = Vector2(max(hi.x, c.x), max(hi.y, c.y))
+            }
+            let size = hi - lo, area = size.x * size.y
+            if let b = best, area >= b.area - 1e-12 { continue }
+            let mid = (lo + hi) / 2
+            best = (area, u * mid.x + v * mid.y, size, angle)
+        }
+        guard let best else { return (hull[0], .zero, 0) }
+        return (best.centre, best.size, best.angle)
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import ParallaxMath
+
+/// Detects, grows, refines and merges planes in a 3D point map (estimator world `W`, z up).
+///
+/// Per update, over all map points:
+/// 1. **Grow and refine** each known plane: points within ``distanceThreshold`` of the plane
+///    that are single-linkage connected (``linkRadius``) to its current boundary join it; the
+///    plane is refitted by least squares on them (horizontal: mean height with the normal fixed
+///    to gravity; vertical: the 2D line through the points' horizontal positions, by PCA).
+/// 2. **Detect** new planes among the points left: horizontal ones by a 1D consensus search
+///    (the height window of width 2·threshold holding most points — RANSAC's consensus over the
+///    single free parameter, evaluated exhaustively), vertical ones by RANSAC on pairs of points
+///    (Fischler & Bolles 1981) with a seeded generator; each candidate keeps its largest
+///    connected cluster and needs ``minimumPoints`` and ``minimumArea``.
+/// 3. **Merge** planes of the same orientation whose equations agree (≤ 10°, ≤ 5 cm) and whose
+///    boundaries come within ``linkRadius``: the younger one is removed and its boundary joins
+///    the older one. New horizontal slabs within ``duplicateSeparation`` of a known plane over
+///    the same area are not detected as planes (triangulation noise, rugs).
+/// 4. **Classify** from orientation and height relative to the camera (see ``classify()``).
+struct PlaneTracker {
+    /// Orientations to detect.
+    let detection: PlaneDetection
+    /// Point-to-plane distance for inliers (m).
+    var distanceThreshold = 0.025
+    /// Single-linkage radius of clusters (m).
+    var linkRadius = 0.8
+    /// Points a new horizontal plane needs (one free parameter: a dozen points in a thin slab
+    /// spread over ≥ ``minimumArea`` is already strong evidence).
+    var minimumPoints = 12
+    /// Points a new vertical plane needs (two free parameters, found by random sampling).
+    var minimumVerticalPoints = 20
+    /// Boundary area a new plane needs (m²).
+    var minimumArea = 0.05
+    /// Parallel planes closer than this (m) over the same area are one surface.
+    var duplicateSeparation = 0.10
+    /// RANSAC iterations for vertical planes.
+    var ransacIterations = 200
+
+    private(set) var planes: [Int: DetectedPlane] = [:]
+    private var nextID = 0
+    private var rng: UInt64 = 0x9A4A_11E5
+    private var cameraHeightSum = 0.0
+    private var cameraCount = 0
+
+    init(detection: PlaneDetection) { self.detection = detection }
+
+    /// Drops a plane (the user removed its anchor); it may be detected again later.
+    mutating func forget(planeID: Int) { planes[planeID] = nil }
+
+    /// Updates the planes from the whole point map.
+    mutating func update(points: [Vector3], cameraPosition: Vector3, timestamp: Double) -> PlaneChanges {
+        cameraHeightSum += cameraPosition.z
+        cameraCount += 1
+        var free = [Bool](repeating: true, count: points.count)
+        let before = planes
+        var changes = PlaneChanges()
+
+        for id in planes.keys.sorted() {
+            guard var plane = planes[id] else { continue }
+            let hull = plane.planarBoundary
+            let candidates = (0..<points.count).filter {
+                free[$0] && abs(points[$0].dot(plane.normal) - plane.offset) < distanceThreshold
+            }
+            let planar = candidates.map { plane.planar(points[$0]) }
+            var inliers: [Int] = []
+            for component in PointClusters.components(planar, radius: linkRadius)
+            where component.contains(where: { PointClusters.distance(planar[$0], toConvex: hull) <= linkRadius }) {
+                inliers += component.map { candidates[$0] }
+            }
+            guard inliers.count >= 3 else { continue }
+            inliers.sort()
+            refit(&plane, points: inliers.map { points[$0] })
+            for i in inliers { free[i] = false }
+            planes[id] = plane
+        }
+
+        if detection.contains(.horizontal) { detectHorizontal(points, free: &free, camera: cameraPosition, time: timestamp) }
+        if detection.contains(.vertical) { detectVertical(points, free: &free, camera: cameraPosition, time: timestamp) }
+        changes.removed = merge()
+        classify()
+        for id in planes.keys.sorted() {
+            if let p = planes[id], before[id] != p { changes.planes.append(p) }
+        }
+        return changes
+    }
+
+    // MARK: Fitting
+
+    /// Least-squares refit on `points` (normal orientation kept), then the convex boundary.
+    private func refit(_ plane: inout DetectedPlane, points: [Vector3]) {
+        let c = points.reduce(Vector3.zero, +) / Double(points.count)
+        if plane.alignment == .horizontal {
+            plane.offset = plane.normal.z * c.z  // n = (0, 0, ±1): offset = ±mean height
+        } else if let n = Self.verticalNormal(points, centroid: c) {
+            plane.normal = n.dot(plane.normal) < 0 ? -n : n
+            plane.offset = plane.normal.dot(c)
+        }
+        plane.inlierCount = points.count
+        plane.boundary = ConvexPolygon.hull(points.map(plane.planar)).map(plane.spatial)
+    }
+
+    /// Horizontal unit normal of the vertical plane best fitting `points`: the direction of least
+    /// variance of their (x, y) positions (closed-form 2×2 symmetric eigenvector).
+    static func verticalNormal(_ points: [Vector3], centroid c: Vector3) -> Vector3? {
+        var sxx = 0.0, sxy = 0.0, syy = 0.0
+        for p in points {
+            let dx = p.x - c.x, dy = p.y - c.y
+            sxx += dx * dx; sxy += dx * dy; syy += dy * dy
+        }
+        // Principal axis angle θ = ½·atan2(2sxy, sxx − syy); the normal is perpendicular to it.
+        guard sxx + syy > 1e-12 else { return nil }
+        let theta = 0.5 * atan2(2 * sxy, sxx - syy)
+        return Vector3(-sin(theta), cos(theta), 0)
+    }
+
+    private mutating func newPlane(_ alignment: PlaneAlignment, normal: Vector3, points: [Vector3], time: Double) -> DetectedPlane {
+        var plane = DetectedPlane(id: nextID, alignment: alignment, normal: normal, offset: 0, boundary: [],
+                                  inlierCount: 0, classification: .none, firstSeen: time)
+        nextID += 1
+        refit(&plane, points: points)
+        return plane
+    }
+
+    // MARK: Detection
+
+    private mutating func detectHorizontal(_ points: [Vector3], free: inout [Bool], camera: Vector3, time: Double) {
+        var excluded = Set<Int>()
+        for _ in 0..<8 {
+            let pool = (0..<points.count).filter { free[$0] && !excluded.contains($0) }
+            guard pool.count >= minimumPoints else { return }
+            let sorted = pool.sorted { points[$0].z != points[$1].z ? points[$0].z < points[$1].z : $0 < $1 }
+            var best = (count: 0, start: 0, end: 0)
+            var j = 0
+            for i in 0..<sorted.count {
+                while j < sorted.count, points[sorted[j]].z - points[sorted[i]].z <= 2 * distanceThreshold { j += 1 }
+                if j - i > best.count { best = (j - i, i, j) }
+            }
+            guard best.count >= minimumPoints else { return }
+            let window = Array(sorted[best.start..<best.end])
+            let h = window.map { points[$0].z }.reduce(0, +) / Double(window.count)
+            let inliers = pool.filter { abs(points[$0].z - h) < distanceThreshold }
+            let planar = inliers.map { Vector2(points[$0].x, points[$0].y) }
+            let cluster = PointClusters.components(planar, radius: linkRadius).first ?? []
+            let members = cluster.map { inliers[$0] }.sorted()
+            let area = abs(ConvexPolygon.signedArea(ConvexPolygon.hull(members.map { Vector2(points[$0].x, points[$0].y) })))
+            let normalZ: Double = camera.z >= h ? 1 : -1
+            let shadowed = planes.values.contains { p in
+                // A slab just above or below a known plane over the same area is that plane's
+                // noise (or a rug on a floor), not a new surface.
+                p.alignment == .horizontal && p.normal.z == normalZ && abs(p.offset - normalZ * h) < duplicateSeparation
+                    && members.contains { PointClusters.distance(p.planar(points[$0]), toConvex: p.planarBoundary) <= linkRadius }
+            }
+            if members.count >= minimumPoints, area >= minimumArea, !shadowed {
+                let normal = Vector3(0, 0, normalZ)
+                let plane = newPlane(.horizontal, normal: normal, points: members.map { points[$0] }, time: time)
+                planes[plane.id] = plane
+                for i in members { free[i] = false }
+            } else {
+                for i in window { excluded.insert(i) }
+            }
+        }
+    }
+
+    private mutating func nextRandom(_ n: Int) -> Int {
+        // SplitMix64 (Steele et al. 2014): deterministic and well mixed.
+        rng &+= 0x9E37_79B9_7F4A_7C15
+        var z = rng
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(n))
+    }
+
+    private mutating func detectVertical(_ points: [Vector3], free: inout [Bool], camera: Vector3, time: Double) {
+        for _ in 0..<6 {
+            let pool = (0..<points.count).filter { free[$0] }
+            guard pool.count >= minimumVerticalPoints else { return }
+            // Score on at most ~1500 points (a fixed stride) to bound the cost.
+            let stride = max(1, pool.count / 1500)
+            let sample = Swift.stride(from: 0, to: pool.count, by: stride).map { pool[$0] }
+            var best: (count: Int, normal: Vector3, offset: Double)?
+            for _ in 0..<ransacIterations {
+                let a = points[pool[nextRandom(pool.count)]], b = points[pool[nextRandom(pool.count)]]
+                let d = Vector2(b.x - a.x, b.y - a.y)
+                let length = d.norm
+                guard length > 0.1, length < 4 else { continue }
+                let n = Vector3(-d.y / length, d.x / length, 0)
+                let offset = n.dot(a)
+                var count = 0
+                for i in sample where abs(points[i].dot(n) - offset) < distanceThreshold { count += 1 }
+                if count > best?.count ?? 0 { best = (count, n, offset) }
+            }
+            guard let best, best.count * stride >= minimumVerticalPoints else { return }
+            var inliers = pool.filter { abs(points[$0].dot(best.normal) - best.offset) < distanceThreshold }
+            let c = inliers.map { points[$0] }.reduce(Vector3.zero, +) / Double(max(inliers.count, 1))
+            guard var n = Self.verticalNormal(inliers.map { points[$0] }, centroid: c) else { return }
+            if n.dot(camera - c) < 0 { n = -n }
+            inliers = pool.filter { abs(points[$0].dot(n) - n.dot(c)) < distanceThreshold }
+            let (e1, _) = DetectedPlane.basis(n)
+            let planar = inliers.map { Vector2(points[$0].dot(e1), points[$0].z) }
+            let cluster = PointClusters.components(planar, radius: linkRadius).first ?? []
+            let members = cluster.map { inliers[$0] }.sorted()
+            let zs = members.map { points[$0].z }
+            let height = (zs.max() ?? 0) - (zs.min() ?? 0)
+            let area = abs(ConvexPolygon.signedArea(ConvexPolygon.hull(members.map { Vector2(points[$0].dot(e1), points[$0].z) })))
+            // A vertical plane must rise: a line of floor points is not a wall.
+            guard members.count >= minimumVerticalPoints, area >= minimumArea, height >= 0.15 else { return }
+            let plane = newPlane(.vertical, normal: n, points: members.map { points[$0] }, time: time)
+            planes[plane.id] = plane
+            for i in members { free[i] = false }
+        }
+    }
+
+    // MARK: Merging and classification
+
+    private mutating func merge() -> [Int] {
+        var removed: [Int] = []
+        let ids = planes.keys.sorted()
+        for (k, a) in ids.enumerated() {
+            for b in ids[(k + 1)...] {
+                guard var pa = planes[a], let pb = planes[b], pa.alignment == pb.alignment else { continue }
+                let cosine = pa.normal.dot(pb.normal)
+                guard cosine > cos(10 * Double.pi / 180) else { continue }
+                let gap = pb.boundary.map { abs($0.dot(pa.normal) - pa.offset) }.max() ?? .infinity
+                guard gap < 0.05 else { continue }
+                let hullA = pa.planarBoundary
+                let hullB = pb.planarBoundary.map { pa.planar(pb.spatial($0)) }
+                let touching = pb.boundary.contains { PointClusters.distance(pa.planar($0), toConvex: hullA) <= linkRadius }
+                    || pa.boundary.contains { PointClusters.distance(pa.planar($0), toConvex: hullB) <= linkRadius }
+                guard touching else { continue }
+                let wa = Double(pa.inlierCount), wb = Double(pb.inlierCount)
+                pa.offset = (pa.offset * wa + pb.normal.dot(pa.normal) * pb.offset * wb) / (wa + wb)
+                pa.inlierCount += pb.inlierCount
+                pa.boundary = ConvexPolygon.hull((pa.boundary + pb.boundary).map(pa.planar)).map(pa.spatial)
+                pa.firstSeen = min(pa.firstSeen, pb.firstSeen)
+                planes[a] = pa
+                planes[b] = nil
+                removed.append(b)
+            }
+        }
+        return removed
+    }
+
+    /// Floor: the lowest upward-facing plane at least 1 m below the mean camera height (and
+    /// anything within 10 cm of it); table: upward-facing, 0.3–1.3 m above the floor; ceiling:
+    /// downward-facing, above the mean camera height; wall: vertical; otherwise none.
+    private mutating func classify() {
+        let cameraHeight = cameraHeightSum / Double(max(cameraCount, 1))
+        let ups = planes.values.filter { $0.alignment == .horizontal && $0.normal.z > 0 }
+        let floorLevel = ups.filter { cameraHeight - $0.offset > 1.0 && $0.area >= 0.1 }.map(\.offset).min()
+        for id in planes.keys {
+            guard var p = planes[id] else { continue }
+            if p.alignment == .vertical {
+                p.classification = .wall
+            } else if p.normal.z < 0 {
+                p.classification = -p.offset > cameraHeight ? .ceiling : .none
+            } else if let floorLevel, p.offset < floorLevel + 0.1 {
+                p.classification = .floor
+            } else if let floorLevel, p.offset - floorLevel >= 0.3, p.offset - floorLevel <= 1.3 {
+                p.classification = .table
+            } else {
+                p.classification = .none
+            }
+            planes[id] = p
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxImaging
+import ParallaxMath
+import ParallaxTracking
+
+/// The oracle source: poses from the dataset's ground truth (interpolated at the frame time),
+/// 3D points triangulated from the real images with those poses (``KnownPoseTriangulator``).
+struct GroundTruthPoseSource: PoseSource {
+    private let interpolator: GroundTruthInterpolator
+    private let T_body_camera: RigidTransform
+    private var triangulator: KnownPoseTriangulator
+
+    init(dataset: EuRoCDataset) throws {
+        guard dataset.hasGroundTruth else {
+            throw SessionError("\(dataset.mav0.path): no \(EuRoCDataset.groundTruthName)/data.csv; the ground-truth source needs it")
+        }
+        guard let camera = dataset.cameras.first else {
+            throw SessionError("\(dataset.mav0.path): no camera")
+        }
+        interpolator = GroundTruthInterpolator(states: try dataset.groundTruth())
+        T_body_camera = camera.T_body_camera
+        triangulator = KnownPoseTriangulator(camera: camera.cameraModel)
+    }
+
+    mutating func process(imu: IMUSample) {}
+
+    mutating func process(frame: FrameEvent, image: GrayImage, rightImage: GrayImage?) throws -> SourceOutput {
+        guard let T_W_B = interpolator.pose(at: frame.timestampNs) else {
+            return SourceOutput(trackingState: .notAvailable, T_world_body: nil, featurePoints: [])
+        }
+        let points = triangulator.process(image: image, timestamp: frame.timestamp,
+                                          T_world_camera: T_W_B * T_body_camera)
+        return SourceOutput(trackingState: .normal, T_world_body: T_W_B, featurePoints: points)
+    }
+}

@@ -1,0 +1,295 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxImaging
+import ParallaxMath
+import ParallaxTracking
+
+/// An AR session replaying a dataset (`ARSession`).
+///
+/// ARKit pushes frames from the camera; here the dataset is the camera, and the caller pulls:
+/// ``nextFrame()`` processes replay events up to the next camera frame and returns it (the
+/// delegate hears of it too), ``frames`` is the same as an `AsyncSequence`, ``advance(to:)``
+/// replays up to a time. Everything runs on the caller's thread; the session is not `Sendable`.
+///
+/// **Determinism**: with ``ReplayPace/asFastAsPossible`` (the default) the same dataset,
+/// configuration and seed give the same frames, anchors and identifiers, bit for bit.
+public final class Session {
+    /// The dataset replayed.
+    public let dataset: EuRoCDataset
+    /// Source, pace, time window and seed. Changes take effect at the next reset.
+    public var replayOptions: ReplayOptions
+    /// Receiver of events (held weakly, like ARKit).
+    public weak var delegate: (any SessionDelegate)?
+    /// Fills ``Frame/lightEstimate`` when the configuration enables light estimation.
+    public var lightEstimator: (any LightEstimator)?
+    /// The configuration of the last ``run(_:options:)``; nil before.
+    public private(set) var configuration: WorldTrackingConfiguration?
+    /// The latest frame.
+    public private(set) var currentFrame: Frame?
+    /// True between ``run(_:options:)`` and ``pause()`` (or the end of the replay).
+    public private(set) var isRunning = false
+
+    private var iterator: DatasetReplay.Iterator?
+    private var source: (any PoseSource)?
+    private var undistorter: ImageUndistorter?
+    private var T_A_W: RigidTransform?
+    private var identifiers: AnchorIdentifierGenerator
+    private var userAnchors: [WorldAnchor] = []
+    private var planes: PlaneTracker?
+    private var planeAnchors: [Int: PlaneAnchor] = [:]
+    private var landmarks: [UInt64: Vector3] = [:]
+    private var lastTrackingState: TrackingState?
+    private var lastFrameNs: Int64?
+    private var paceOrigin: (wall: ContinuousClock.Instant, dataNs: Int64)?
+    /// Seconds (dataset clock) of the first frame with normal tracking; nil before.
+    public private(set) var trackingStartTime: Double?
+
+    /// A session over `dataset`; nothing is read until the first frame is requested.
+    public init(dataset: EuRoCDataset, replay: ReplayOptions = .init()) {
+        self.dataset = dataset
+        self.replayOptions = replay
+        self.identifiers = AnchorIdentifierGenerator(seed: replay.seed)
+    }
+
+    /// Opens the dataset at `url` (the folder containing `mav0`, or `mav0` itself).
+    public convenience init(datasetAt url: URL, replay: ReplayOptions = .init()) throws {
+        self.init(dataset: try EuRoCDataset(url: url), replay: replay)
+    }
+
+    /// The calibration of the camera the session uses (cam0).
+    public var cameraCalibration: CameraCalibration? { dataset.cameras.first }
+
+    /// Starts or reconfigures the session. The first run, and any run with `.resetTracking`,
+    /// restarts the replay from ``ReplayOptions/startTime`` and places the AR world anew.
+    public func run(_ configuration: WorldTrackingConfiguration, options: RunOptions = []) {
+        let reset = iterator == nil || options.contains(.resetTracking)
+        if options.contains(.removeExistingAnchors) || reset {
+            let removed: [any Anchor] = userAnchors + planeAnchors.keys.sorted().compactMap { planeAnchors[$0] }
+            userAnchors = []
+            planeAnchors = [:]
+            if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
+        }
+        if reset {
+            iterator = nil
+            source = nil
+            T_A_W = nil
+            landmarks = [:]
+            lastTrackingState = nil
+            lastFrameNs = nil
+            paceOrigin = nil
+            trackingStartTime = nil
+            currentFrame = nil
+            identifiers = AnchorIdentifierGenerator(seed: replayOptions.seed)
+        }
+        if reset || self.configuration?.planeDetection != configuration.planeDetection {
+            planes = configuration.planeDetection.isEmpty ? nil : PlaneTracker(detection: configuration.planeDetection)
+            let removed = planeAnchors.keys.sorted().compactMap { planeAnchors[$0] }
+            planeAnchors = [:]
+            if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
+        }
+        self.configuration = configuration
+        isRunning = true
+    }
+
+    /// Stops delivering frames; a later ``run(_:options:)`` without `.resetTracking` resumes.
+    public func pause() { isRunning = false }
+
+    /// A fresh deterministic anchor identifier (seeded counter).
+    public func makeIdentifier() -> UUID { identifiers.next() }
+
+    /// Adds a user anchor; the delegate hears `didAdd`.
+    public func add(anchor: WorldAnchor) {
+        userAnchors.removeAll { $0.identifier == anchor.identifier }
+        userAnchors.append(anchor)
+        delegate?.session(self, didAdd: [anchor])
+    }
+
+    /// Removes an anchor (user or plane) by identifier; the delegate hears `didRemove`.
+    public func remove(anchor: any Anchor) {
+        var removed: [any Anchor] = []
+        if let i = userAnchors.firstIndex(where: { $0.identifier == anchor.identifier }) {
+            removed.append(userAnchors.remove(at: i))
+        }
+        for (key, p) in planeAnchors where p.identifier == anchor.identifier {
+            planeAnchors[key] = nil
+            planes?.forget(planeID: key)
+            removed.append(p)
+        }
+        if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
+    }
+
+    /// All anchors now: user anchors in insertion order, then planes by detection order.
+    public var anchors: [any Anchor] {
+        userAnchors + planeAnchors.keys.sorted().compactMap { planeAnchors[$0] }
+    }
+
+    /// `T_A_W` (estimator z-up world → AR world), once tracking has started.
+    public var worldTransform: RigidTransform? { T_A_W }
+
+    /// Processes replay events up to the next camera frame and returns it; nil when paused, not
+    /// yet run, or at the end of the replay (or its stop time). Errors reach the delegate too.
+    public func nextFrame() throws -> Frame? {
+        guard isRunning, let configuration else { return nil }
+        do {
+            if iterator == nil { try open() }
+            guard let iterator else { return nil }
+            while let event = try iterator.next() {
+                switch event {
+                case .imu(let s): source?.process(imu: s)
+                case .groundTruth: break
+                case .frame(let f):
+                    guard f.cam0 != nil else { continue }
+                    let frame = try makeFrame(f, configuration: configuration)
+                    pace(frame.timestampNs)
+                    currentFrame = frame
+                    delegate?.session(self, didUpdate: frame)
+                    return frame
+                }
+            }
+            isRunning = false
+            return nil
+        } catch {
+            isRunning = false
+            delegate?.session(self, didFailWithError: error)
+            throw error
+        }
+    }
+
+    /// Replays up to and including `time` (seconds after the dataset start) and returns the last
+    /// frame at or before it.
+    @discardableResult
+    public func advance(to time: Double) throws -> Frame? {
+        let origin = try dataset.startTimestampNs() ?? 0
+        let limit = origin &+ Int64((time * 1e9).rounded())
+        while isRunning {
+            if let c = currentFrame, c.timestampNs >= limit { break }
+            guard try nextFrame() != nil else { break }
+        }
+        return currentFrame
+    }
+
+    /// The frames as an `AsyncSequence` (each element is also delivered to the delegate).
+    public var frames: FrameSequence { FrameSequence(session: self) }
+
+    private func open() throws {
+        iterator = try dataset.replay(from: replayOptions.startTime, to: replayOptions.stopTime).makeIterator()
+        switch replayOptions.source {
+        case .groundTruth: source = try GroundTruthPoseSource(dataset: dataset)
+        case .tracking: source = try TrackerPoseSource(dataset: dataset)
+        }
+        undistorter = cameraCalibration.map { ImageUndistorter(model: $0.cameraModel) }
+    }
+
+    private func pace(_ ns: Int64) {
+        guard case .realTime(let speed) = replayOptions.pace, speed > 0 else { return }
+        let clock = ContinuousClock()
+        guard let origin = paceOrigin else {
+            paceOrigin = (clock.now, ns)
+            return
+        }
+        let due = origin.wall + .nanoseconds(Int64(Double(ns - origin.dataNs) / speed))
+        let wait = due - clock.now
+        if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18) }
+    }
+
+    private func makeFrame(_ event: FrameEvent, configuration: WorldTrackingConfiguration) throws -> Frame {
+        guard let calibration = cameraCalibration, var source else { throw SessionError("session has no camera") }
+        if let last = lastFrameNs, Double(event.timestampNs - last) * 1e-9 > 3 / max(calibration.rateHz, 1) {
+            delegate?.sessionWasInterrupted(self)
+            delegate?.sessionInterruptionEnded(self)
+        }
+        lastFrameNs = event.timestampNs
+        let raw = try event.loadGray8(0) ?? GrayImage(width: calibration.width, height: calibration.height, fill: 0)
+        let right = dataset.isStereo ? try event.loadGray8(1) : nil
+        let output = try source.process(frame: event, image: raw, rightImage: right)
+        self.source = source
+
+        var transform = Matrix4.identity
+        if let T_W_B = output.T_world_body {
+            let T_W_C = T_W_B * calibration.T_body_camera
+            if T_A_W == nil { T_A_W = WorldFrame.T_A_W(firstCamera: T_W_C, alignment: configuration.worldAlignment) }
+            if let T_A_W {
+                transform = (T_A_W * T_W_C * RigidTransform(rotationMatrix: Camera.R_cv_ar, translation: .zero)).matrix
+            }
+        }
+        let camera = Camera(transform: transform, trackingState: output.trackingState,
+                            intrinsics: calibration.intrinsics.matrix,
+                            imageResolution: ImageResolution(width: calibration.width, height: calibration.height),
+                            distortion: calibration.distortion)
+        if output.trackingState != lastTrackingState {
+            lastTrackingState = output.trackingState
+            delegate?.session(self, cameraDidChangeTrackingState: camera)
+        }
+        if output.trackingState == .normal, trackingStartTime == nil { trackingStartTime = event.timestamp }
+        for p in output.featurePoints { landmarks[p.id] = p.position }
+
+        if output.trackingState == .normal, let T_A_W, var tracker = planes, let T_W_B = output.T_world_body {
+            let changes = tracker.update(points: landmarks.keys.sorted().compactMap { landmarks[$0] },
+                                         cameraPosition: (T_W_B * calibration.T_body_camera).translation,
+                                         timestamp: event.timestamp)
+            planes = tracker
+            applyPlaneChanges(changes, T_A_W: T_A_W)
+        }
+
+        let image = configuration.undistortsCapturedImage ? (undistorter?.undistort(raw) ?? raw) : raw
+        let captured = AnyImage.gray8(image)
+        var cloud: PointCloud?
+        if configuration.providesFeaturePoints, let T_A_W {
+            let sorted = output.featurePoints.sorted { $0.id < $1.id }
+            cloud = PointCloud(points: sorted.map { T_A_W * $0.position }, identifiers: sorted.map(\.id))
+        }
+        var light: LightEstimate?
+        if configuration.isLightEstimationEnabled, var estimator = lightEstimator {
+            light = estimator.estimate(image: captured, camera: camera,
+                                       planes: planeAnchors.keys.sorted().compactMap { planeAnchors[$0] })
+            lightEstimator = estimator
+        }
+        return Frame(timestamp: event.timestamp, timestampNs: event.timestampNs, capturedImage: captured,
+                     camera: camera, anchors: anchors, lightEstimate: light, rawFeaturePoints: cloud,
+                     worldUp: T_A_W?.rotate(Vector3(0, 0, 1)) ?? Vector3(0, 1, 0))
+    }
+
+    private func applyPlaneChanges(_ changes: PlaneChanges, T_A_W: RigidTransform) {
+        var added: [any Anchor] = [], updated: [any Anchor] = [], removed: [any Anchor] = []
+        for id in changes.removed {
+            if let a = planeAnchors.removeValue(forKey: id) { removed.append(a) }
+        }
+        for plane in changes.planes {
+            let existing = planeAnchors[plane.id]
+            let anchor = PlaneAnchorBuilder.anchor(for: plane, T_A_W: T_A_W,
+                                                   identifier: existing?.identifier ?? identifiers.next())
+            planeAnchors[plane.id] = anchor
+            if existing == nil { added.append(anchor) } else { updated.append(anchor) }
+        }
+        if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
+        if !added.isEmpty { delegate?.session(self, didAdd: added) }
+        if !updated.isEmpty { delegate?.session(self, didUpdate: updated) }
+    }
+}
+
+/// ``Session/frames``: frames until the replay ends, the session pauses, or an error is thrown.
+/// Honours ``ReplayPace/realTime(speed:)``; yields to other tasks between frames.
+public struct FrameSequence: AsyncSequence {
+    /// Element type.
+    public typealias Element = Frame
+    /// Failure type.
+    public typealias Failure = any Error
+    let session: Session
+
+    /// Iterator over the frames.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let session: Session
+        /// The next frame.
+        public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws -> Frame? {
+            await Task.yield()
+            return try session.nextFrame()
+        }
+        /// The next frame.
+        public mutating func next() async throws -> Frame? {
+            try session.nextFrame()
+        }
+    }
+
+    /// Makes the iterator.
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(session: session) }
+}

@@ -1,0 +1,134 @@
+import ArgumentParser
+import Foundation
+import ParallaxDatasets
+import ParallaxImaging
+import ParallaxMath
+
+/// `parallax bench replay-memory`: evidence that replaying a dataset takes constant memory.
+///
+/// Writes a short and a long synthetic stereo-inertial dataset with ``EuRoCWriter`` (IMU
+/// 200 Hz, two 64×48 cameras at 20 Hz, real PNG files), then replays each in a fresh child
+/// process — decoding every image — and reports that process's peak resident set size
+/// (`VmHWM` from `/proc/self/status`). A fresh process per replay keeps the generator's own
+/// allocations out of the measurement. Flat memory means the two peaks differ by at most a few MB.
+struct BenchReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay-memory",
+        abstract: "Measure the peak memory of replaying a short and a long synthetic dataset.")
+
+    @Option(help: "Length of the short dataset in seconds.")
+    var shortSeconds: Double = 10
+
+    @Option(help: "Length of the long dataset in seconds.")
+    var longSeconds: Double = 600
+
+    @Option(help: "Folder for the generated datasets (default: a temporary folder, removed afterwards).")
+    var directory: String?
+
+    @Option(help: "Internal: replay this dataset in this process and print one JSON line.")
+    var replayOnly: String?
+
+    func run() throws {
+        if let replayOnly { return try replayAndMeasure(replayOnly) }
+        let base = directory.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("parallax-bench-\(getpid())")
+        defer { if directory == nil { try? FileManager.default.removeItem(at: base) } }
+        var results: [(Double, String)] = []
+        for secs in [shortSeconds, longSeconds] {
+            let url = base.appendingPathComponent("synthetic-\(Int(secs))s")
+            let start = Date()
+            try SyntheticRecording.write(to: url, seconds: secs)
+            print("generated \(url.path) (\(Int(secs)) s) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+            results.append((secs, try runChild(url.path)))
+        }
+        print("duration_s  events  frames  replay_s  peak_rss_MB")
+        for (secs, line) in results { print(String(format: "%10.0f  ", secs) + line) }
+    }
+
+    /// Re-runs this executable with the same command path plus `--replay-only`.
+    private func runChild(_ path: String) throws -> String {
+        let args = CommandLine.arguments
+        let index = args.firstIndex(of: Self.configuration.commandName ?? "replay-memory") ?? 0
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        p.arguments = Array(args[1...index]) + ["--replay-only", path]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw ValidationError("replay of \(path) failed") }
+        return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func replayAndMeasure(_ path: String) throws {
+        let start = Date()
+        let dataset = try EuRoCDataset(url: URL(fileURLWithPath: path))
+        var events = 0, frames = 0, checksum = 0
+        try dataset.replay().forEach { e in
+            events += 1
+            if case .frame(let f) = e {
+                for frame in f.frames {
+                    let image = try frame.loadGray8()
+                    checksum &+= Int(image.pixels[image.pixels.count / 2])
+                    frames += 1
+                }
+            }
+        }
+        let peakMB = Double(Self.peakResidentKB() ?? -1) / 1024
+        print(String(format: "%6d  %6d  %8.1f  %11.1f", events, frames, Date().timeIntervalSince(start), peakMB)
+              + "  (checksum \(checksum))")
+    }
+
+    /// `VmHWM` (peak resident set size) of this process in kB, from `/proc/self/status`.
+    static func peakResidentKB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+        }
+        return nil
+    }
+}
+
+/// A synthetic stereo-inertial recording: a slow sinusoidal motion, IMU at 200 Hz, two small
+/// cameras at 20 Hz with a moving texture, written row by row with ``EuRoCWriter``.
+enum SyntheticRecording {
+    static func write(to url: URL, seconds: Double) throws {
+        let cam = CameraCalibration(
+            name: "cam0", comment: "synthetic", T_body_camera: RigidTransform(translation: Vector3(0, -0.05, 0)),
+            rateHz: 20, width: 64, height: 48, intrinsics: PinholeIntrinsics(fu: 40, fv: 40, cu: 31.5, cv: 23.5),
+            distortion: .radialTangential(k1: 0, k2: 0, p1: 0, p2: 0))
+        var cam1 = cam
+        cam1.T_BS = RigidTransform(translation: Vector3(0, 0.05, 0)).matrix
+        let imu = IMUCalibration(rateHz: 200, gyroscopeNoiseDensity: 1.7e-4, gyroscopeRandomWalk: 1.9e-5,
+                                 accelerometerNoiseDensity: 2e-3, accelerometerRandomWalk: 3e-3)
+        let writer = try EuRoCWriter(url: url, cameras: [cam, cam1], imu: imu, groundTruth: true, overwrite: true)
+        let t0: Int64 = 1_000_000_000_000_000_000
+        let imuPeriod: Int64 = 5_000_000, framePeriod: Int64 = 50_000_000
+        let steps = Int64(seconds * 200)
+        var noise: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for k in 0...steps {
+            let t = t0 + k * imuPeriod
+            let s = Double(k) / 200
+            try writer.append(IMUSample(timestampNs: t, angularVelocity: Vector3(0.1 * sin(s), 0.05 * cos(s), 0.02),
+                                        acceleration: Vector3(0.2 * cos(0.5 * s), 0, 9.81)))
+            guard (t - t0) % framePeriod == 0 else { continue }
+            let frame = k / 10
+            try writer.append(GroundTruthState(
+                timestampNs: t, position: Vector3(sin(0.5 * s), 0, 1), orientation: Quaternion(axis: Vector3(0, 0, 1), angle: 0.02 * s),
+                velocity: Vector3(0.5 * cos(0.5 * s), 0, 0), gyroscopeBias: .zero, accelerometerBias: .zero))
+            for c in 0..<2 {
+                var pixels = [UInt8](repeating: 0, count: 64 * 48)
+                for y in 0..<48 {
+                    for x in 0..<64 {
+                        noise = noise &* 6364136223846793005 &+ 1442695040888963407
+                        let stripe = ((x + Int(frame) + 3 * c) / 4 + y / 6) % 2 == 0 ? 180 : 60
+                        pixels[y * 64 + x] = UInt8(stripe + Int(noise >> 60))
+                    }
+                }
+                try writer.appendImage(.gray8(try GrayImage(width: 64, height: 48, pixels: pixels)), camera: c, timestampNs: t)
+            }
+        }
+        try writer.finish()
+    }
+}

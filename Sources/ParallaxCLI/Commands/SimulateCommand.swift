@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import ParallaxDatasets
+import ParallaxMath
+import ParallaxSceneGraph
+import ParallaxSimulation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `parallax simulate`: a synthetic visual-inertial recording in the EuRoC layout.
+struct SimulateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Simulate a camera + IMU recording of a scene (EuRoC layout with ground truth).",
+        discussion: """
+            The body (IMU) moves along a C² B-spline: a preset motion around the scene's table, or \
+            a fit through a TUM/EuRoC trajectory file. Writes DIR/mav0 (cam0[, cam1], imu0, \
+            state_groundtruth_estimate0) and DIR/truth/{planes,lighting}.json. The same command \
+            and seed give byte-identical files.
+            """)
+
+    @Option(help: "Scene file (JSON, glTF or OBJ).")
+    var scene: String = "Scenes/room.json"
+
+    @Option(help: "Trajectory to follow: TUM text (timestamp tx ty tz qx qy qz qw) or EuRoC ground-truth CSV.")
+    var trajectory: String?
+
+    @Option(help: "Preset motion when no trajectory is given: handheld, orbit, fast-rotation, still.")
+    var motion: String = "handheld"
+
+    @Option(help: "Duration in seconds (a trajectory file may end sooner).")
+    var duration: Double = 30
+
+    @Flag(help: "Simulate EuRoC's stereo pair (cam0 and cam1) instead of cam0 only.")
+    var stereo = false
+
+    @Option(name: .customLong("static-start"), help: "Seconds to hold the first pose perfectly still.")
+    var staticStart: Double = 0
+
+    @Option(help: "Random seed (noise, biases, lighting).")
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("rate-imu"), help: "IMU rate in Hz.")
+    var rateIMU: Double = 200
+
+    @Option(name: .customLong("rate-cam"), help: "Camera rate in Hz.")
+    var rateCam: Double = 20
+
+    @Option(help: "EuRoC dataset folder whose mav0/cam0, cam1 and imu0 sensor.yaml to use (default: EuRoC's values).")
+    var calibration: String?
+
+    @Option(name: .customLong("image-noise"), help: "Image noise σ in grey levels.")
+    var imageNoise: Double = 2
+
+    @Flag(name: .customLong("constant-lighting"), help: "Keep lighting and exposure constant.")
+    var constantLighting = false
+
+    @Flag(name: .customLong("no-images"), help: "Write IMU, ground truth and truth files only.")
+    var noImages = false
+
+    @Option(name: .shortAndLong, help: "Output dataset folder.")
+    var output: String
+
+    func validate() throws {
+        guard duration > 0 else { throw ValidationError("--duration must be positive") }
+        guard staticStart >= 0, staticStart < duration else { throw ValidationError("--static-start must be in [0, duration)") }
+        guard rateIMU > 0, rateCam > 0, rateCam <= rateIMU else { throw ValidationError("rates must be positive, camera ≤ IMU") }
+        if trajectory == nil, MotionPreset(rawValue: motion) == nil {
+            throw ValidationError("unknown --motion '\(motion)' (handheld, orbit, fast-rotation, still)")
+        }
+    }
+
+    func run() throws {
+        let sceneURL = URL(fileURLWithPath: scene)
+        let loaded = try Scene.load(contentsOf: sceneURL)
+        var config = SimulationConfiguration()
+        config.seed = seed
+        config.imageNoiseSigma = imageNoise
+        config.varyLighting = !constantLighting
+        config.renderImages = !noImages
+        var cameras = [CameraCalibration.eurocCam0, .eurocCam1]
+        var imu = IMUCalibration.eurocIMU
+        if let calibration {
+            let mav0 = URL(fileURLWithPath: calibration).appendingPathComponent("mav0")
+            imu = try IMUCalibration(contentsOf: mav0.appendingPathComponent("imu0/sensor.yaml"), name: "imu0",
+                                     file: "\(calibration)/mav0/imu0/sensor.yaml")
+            cameras = try (0..<(stereo ? 2 : 1)).map {
+                try CameraCalibration(contentsOf: mav0.appendingPathComponent("cam\($0)/sensor.yaml"), name: "cam\($0)",
+                                      file: "\(calibration)/mav0/cam\($0)/sensor.yaml")
+            }
+        }
+        imu.rateHz = rateIMU
+        config.imu = imu
+        config.cameras = Array(cameras.prefix(stereo ? 2 : 1)).map {
+            var c = $0
+            c.rateHz = rateCam
+            return c
+        }
+
+        let spline: CumulativeBSpline
+        let alignment: SceneAlignment
+        if let trajectory {
+            let url = URL(fileURLWithPath: trajectory)
+            let poses = url.pathExtension.lowercased() == "csv"
+                ? try EuRoCTrajectory.read(contentsOf: url) : try TUMTrajectory.read(contentsOf: url)
+            let samples = poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
+            spline = try TrajectoryBuilder.fromSamples(samples, staticStart: staticStart, duration: duration)
+            alignment = SimulationSetup.alignment(for: spline, scene: loaded)
+            let fit = SplineFitting.error(of: try SplineFitting.fit(samples: samples, knotSpacing: 0.05), against: samples)
+            print("trajectory \(trajectory): spline fit \(fit)")
+        } else {
+            alignment = SimulationSetup.floorAlignment(for: loaded)
+            let settings = SimulationSetup.motionSettings(for: loaded, alignment: alignment)
+            spline = try TrajectoryBuilder.preset(MotionPreset(rawValue: motion) ?? .handheld, duration: duration,
+                                                  staticStart: staticStart, settings: settings)
+        }
+        let simulator = Simulator(scene: loaded, trajectory: spline, configuration: config, alignment: alignment)
+        let bar = isatty(STDOUT_FILENO) != 0 ? ProgressBar() : nil
+        let summary = try simulator.run(to: URL(fileURLWithPath: output)) { bar?.update($0) }
+        bar?.finish()
+        print("wrote \(output): \(summary.imuSamples) IMU samples at \(rateIMU) Hz, \(summary.cameraFrames) frames × "
+              + "\(summary.cameras) camera(s) at \(rateCam) Hz, \(summary.planes) planes, \(String(format: "%.2f", spline.duration)) s")
+    }
+}
+
+/// A one-line progress bar redrawn with a carriage return (only used on a terminal).
+final class ProgressBar {
+    private var lastDrawn = -1
+    private let start = Date()
+
+    func update(_ fraction: Double) {
+        let percent = Int(fraction * 100)
+        guard percent != lastDrawn else { return }
+        lastDrawn = percent
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let elapsed = Date().timeIntervalSince(start)
+        let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
+        let line = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            + "] \(percent)%  eta \(Int(eta)) s"
+        FileHandle.standardOutput.write(Data(("\r" + line).utf8))
+    }
+
+    func finish() { FileHandle.standardOutput.write(Data("\n".utf8)) }
+}

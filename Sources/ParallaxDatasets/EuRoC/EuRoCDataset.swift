@@ -1,0 +1,218 @@
+import Foundation
+import ParallaxMath
+
+/// A recording in the EuRoC/ASL folder layout (also TUM-VI exports), opened for reading.
+///
+/// Opening reads only the calibration files and checks that the expected files exist; the CSV
+/// files are read on demand, row by row (``imuStream()``, ``cameraStream(_:)``, ``replay(from:to:includeGroundTruth:)``),
+/// so a long recording costs no more memory than a short one. Images are decoded only when a
+/// ``CameraFrame`` is asked to (``CameraFrame/loadImage()``), which also checks the size against
+/// `sensor.yaml`; ``validate()`` checks every row and every image header eagerly.
+///
+/// Layout (see `conventions.md`): `mav0/cam0` (required), `mav0/cam1` (optional, stereo),
+/// `mav0/imu0` (required), `mav0/state_groundtruth_estimate0` (optional full state),
+/// `mav0/leica0` or `mav0/gt0` (optional, position only).
+public struct EuRoCDataset: Sendable {
+    /// The `mav0` folder.
+    public let mav0: URL
+    /// How bad CSV rows are treated.
+    public let policy: ReadPolicy
+    /// Camera calibrations in folder order: `cam0`, then `cam1` when present.
+    public let cameras: [CameraCalibration]
+    /// The IMU calibration (`imu0`).
+    public let imu: IMUCalibration
+    /// True when `state_groundtruth_estimate0/data.csv` exists.
+    public let hasGroundTruth: Bool
+    /// The folder name of a position-only ground truth (`leica0` or `gt0`), if any.
+    public let positionSensor: String?
+
+    /// The folder names of the position-only sensors looked for, in order of preference.
+    public static let positionSensorNames = ["leica0", "gt0"]
+    /// The folder name of the full-state ground truth.
+    public static let groundTruthName = "state_groundtruth_estimate0"
+
+    /// Opens the dataset at `url`, which may be the dataset folder (containing `mav0`) or the
+    /// `mav0` folder itself.
+    public init(url: URL, policy: ReadPolicy = .strict) throws {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue else {
+            throw DatasetError(.layout, file: url.path, "no such folder")
+        }
+        if url.lastPathComponent == "mav0" {
+            mav0 = url
+        } else if fm.fileExists(atPath: url.appendingPathComponent("mav0").path) {
+            mav0 = url.appendingPathComponent("mav0")
+        } else {
+            throw DatasetError(.layout, file: url.path,
+                               "no 'mav0' folder: expected an EuRoC/ASL dataset folder or its 'mav0' folder")
+        }
+        self.policy = policy
+        let mav0 = self.mav0
+        func require(_ relative: String) throws -> URL {
+            let u = mav0.appendingPathComponent(relative)
+            guard fm.fileExists(atPath: u.path) else {
+                throw DatasetError(.layout, file: "mav0/\(relative)", "file is missing")
+            }
+            return u
+        }
+        var cameras: [CameraCalibration] = []
+        for name in ["cam0", "cam1"] {
+            let folder = mav0.appendingPathComponent(name)
+            if name == "cam1", !fm.fileExists(atPath: folder.path) { break }
+            _ = try require("\(name)/data.csv")
+            let yaml = try require("\(name)/sensor.yaml")
+            cameras.append(try CameraCalibration(contentsOf: yaml, name: name, file: "mav0/\(name)/sensor.yaml"))
+        }
+        self.cameras = cameras
+        _ = try require("imu0/data.csv")
+        imu = try IMUCalibration(contentsOf: try require("imu0/sensor.yaml"), name: "imu0", file: "mav0/imu0/sensor.yaml")
+        hasGroundTruth = fm.fileExists(atPath: mav0.appendingPathComponent("\(Self.groundTruthName)/data.csv").path)
+        positionSensor = Self.positionSensorNames.first {
+            fm.fileExists(atPath: mav0.appendingPathComponent("\($0)/data.csv").path)
+        }
+    }
+
+    /// True with two cameras.
+    public var isStereo: Bool { cameras.count == 2 }
+
+    /// The stereo baseline ‖t_cam0 − t_cam1‖ in metres, from the two `T_BS`.
+    public var stereoBaseline: Double? {
+        guard isStereo else { return nil }
+        return (cameras[0].T_body_camera.translation - cameras[1].T_body_camera.translation).norm
+    }
+
+    /// `T_cam0_cam1`: maps points from cam1 into cam0.
+    public var T_cam0_cam1: RigidTransform? {
+        guard isStereo else { return nil }
+        return cameras[0].T_body_camera.inverse * cameras[1].T_body_camera
+    }
+
+    // MARK: Streams (one pass, constant memory)
+
+    /// Streams `camN/data.csv` (`#timestamp [ns],filename`). Each row's image must exist.
+    public func cameraStream(_ index: Int) throws -> RecordStream<CameraFrame> {
+        guard cameras.indices.contains(index) else {
+            throw DatasetError(.layout, file: "mav0/cam\(index)", "the dataset has no camera \(index)")
+        }
+        let cal = cameras[index]
+        let name = cal.name
+        let dataFolder = mav0.appendingPathComponent("\(name)/data")
+        let file = "mav0/\(name)/data.csv"
+        return try RecordStream(url: mav0.appendingPathComponent("\(name)/data.csv"), file: file, policy: policy,
+                                timestamp: { $0.timestampNs }) { row in
+            try row.requireColumns([2], what: "camera")
+            let t = try row.timestamp(0)
+            let filename = String(row.fields[1])
+            guard !filename.isEmpty else {
+                throw DatasetError(.malformedRow, file: file, line: row.line, "column 2 (filename) is empty")
+            }
+            let url = dataFolder.appendingPathComponent(filename)
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw DatasetError(.missingImage, file: file, line: row.line,
+                                   "image file 'mav0/\(name)/data/\(filename)' does not exist")
+            }
+            return CameraFrame(camera: name, timestampNs: t, filename: filename, url: url,
+                               expectedWidth: cal.width, expectedHeight: cal.height)
+        }
+    }
+
+    /// Streams `imu0/data.csv` (`#timestamp [ns],w_x,w_y,w_z,a_x,a_y,a_z`).
+    public func imuStream() throws -> RecordStream<IMUSample> {
+        let file = "mav0/imu0/data.csv"
+        return try RecordStream(url: mav0.appendingPathComponent("imu0/data.csv"), file: file, policy: policy,
+                                timestamp: { $0.timestampNs }) { row in
+            try row.requireColumns([7], what: "IMU")
+            return IMUSample(timestampNs: try row.timestamp(0),
+                             angularVelocity: try row.vector(1, ["w_RS_S_x", "w_RS_S_y", "w_RS_S_z"]),
+                             acceleration: try row.vector(4, ["a_RS_S_x", "a_RS_S_y", "a_RS_S_z"]))
+        }
+    }
+
+    /// Streams the full-state ground truth, or nil when the dataset has none.
+    public func groundTruthStream() throws -> RecordStream<GroundTruthState>? {
+        guard hasGroundTruth else { return nil }
+        let file = "mav0/\(Self.groundTruthName)/data.csv"
+        return try RecordStream(url: mav0.appendingPathComponent("\(Self.groundTruthName)/data.csv"), file: file,
+                                policy: policy, timestamp: { $0.timestampNs }) { row in
+            try row.requireColumns([17], what: "ground-truth state")
+            let q = Quaternion(w: try row.double(4, "q_RS_w"), x: try row.double(5, "q_RS_x"),
+                               y: try row.double(6, "q_RS_y"), z: try row.double(7, "q_RS_z"))
+            guard abs(q.norm - 1) < 1e-2 else {
+                throw DatasetError(.malformedRow, file: file, line: row.line,
+                                   "quaternion q_RS has norm \(q.norm), expected 1")
+            }
+            return GroundTruthState(
+                timestampNs: try row.timestamp(0),
+                position: try row.vector(1, ["p_RS_R_x", "p_RS_R_y", "p_RS_R_z"]), orientation: q,
+                velocity: try row.vector(8, ["v_RS_R_x", "v_RS_R_y", "v_RS_R_z"]),
+                gyroscopeBias: try row.vector(11, ["b_w_RS_S_x", "b_w_RS_S_y", "b_w_RS_S_z"]),
+                accelerometerBias: try row.vector(14, ["b_a_RS_S_x", "b_a_RS_S_y", "b_a_RS_S_z"]))
+        }
+    }
+
+    /// Streams the position-only ground truth (`leica0`/`gt0`), or nil when there is none.
+    /// Rows have 4 columns; 8-column rows (position + quaternion, as motion-capture exports
+    /// write) are accepted and their orientation ignored.
+    public func positionStream() throws -> RecordStream<PositionSample>? {
+        guard let name = positionSensor else { return nil }
+        let file = "mav0/\(name)/data.csv"
+        return try RecordStream(url: mav0.appendingPathComponent("\(name)/data.csv"), file: file, policy: policy,
+                                timestamp: { $0.timestampNs }) { row in
+            try row.requireColumns([4, 8], what: "position")
+            return PositionSample(timestampNs: try row.timestamp(0),
+                                  position: try row.vector(1, ["p_RS_R_x", "p_RS_R_y", "p_RS_R_z"]))
+        }
+    }
+
+    // MARK: Whole-file conveniences (memory grows with the file; fine for short recordings)
+
+    /// All frames of camera `index`.
+    public func cameraFrames(_ index: Int) throws -> [CameraFrame] { try collect(cameraStream(index)) }
+    /// All IMU samples.
+    public func imuSamples() throws -> [IMUSample] { try collect(imuStream()) }
+    /// All ground-truth states (empty when there is no ground truth).
+    public func groundTruth() throws -> [GroundTruthState] { try groundTruthStream().map(collect) ?? [] }
+    /// All position-only ground-truth samples (empty when there are none).
+    public func positions() throws -> [PositionSample] { try positionStream().map(collect) ?? [] }
+
+    private func collect<R>(_ stream: RecordStream<R>) throws -> [R] {
+        var out: [R] = []
+        while let r = try stream.next() { out.append(r) }
+        return out
+    }
+
+    /// The earliest camera or IMU timestamp (the origin of replay time windows).
+    public func startTimestampNs() throws -> Int64? {
+        var first: [Int64] = []
+        for i in cameras.indices { if let f = try cameraStream(i).next() { first.append(f.timestampNs) } }
+        if let s = try imuStream().next() { first.append(s.timestampNs) }
+        return first.min()
+    }
+
+    /// Reads every row of every CSV file and every image header, in constant memory.
+    ///
+    /// Under ``ReadPolicy/strict`` the first problem throws; under ``ReadPolicy/lenient`` the
+    /// skipped rows are returned. Images of the wrong size or that cannot be read always throw.
+    @discardableResult
+    public func validate() throws -> ReadDiagnostics {
+        var diagnostics = ReadDiagnostics()
+        for i in cameras.indices {
+            let s = try cameraStream(i)
+            while let f = try s.next() { try f.checkHeader() }
+            diagnostics.merge(s.diagnostics)
+        }
+        let imu = try imuStream()
+        while try imu.next() != nil {}
+        diagnostics.merge(imu.diagnostics)
+        if let gt = try groundTruthStream() {
+            while try gt.next() != nil {}
+            diagnostics.merge(gt.diagnostics)
+        }
+        if let p = try positionStream() {
+            while try p.next() != nil {}
+            diagnostics.merge(p.diagnostics)
+        }
+        return diagnostics
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxImaging
+import ParallaxMath
+import ParallaxRendering
+import ParallaxSceneGraph
+
+/// Renders distorted 8-bit grey camera images of a scene, as a real camera with the given
+/// calibration would see it.
+///
+/// The renderer only knows ideal pinhole cameras, so each frame is rendered with a *wider*
+/// undistorted pinhole camera (same focal length, enlarged to cover every ray of the distorted
+/// image), then warped: for each output pixel the ray is undistorted, projected into the wide
+/// image and sampled bilinearly. The per-pixel lookup is computed once.
+public final class CameraRenderer {
+    /// The camera being simulated.
+    public let lens: LensModel
+    /// The wide pinhole camera that is actually rendered: focal length and principal point (px).
+    public let wideFocal: Double, wideCentre: Vector2
+    /// Size of the wide rendering.
+    public let wideSize: RenderSize
+    /// Near and far clipping distances (m).
+    public let zNear: Double = 0.05, zFar: Double = 100
+    /// Per output pixel: where to sample the wide image (x, y interleaved), NaN when outside.
+    private let lookup: [Float]
+
+    /// Prepares the warp for `calibration`. Normalised coordinates are clamped to ±3 (72°), so
+    /// wide-angle fisheye lenses render their central field only.
+    public init(calibration: CameraCalibration) throws {
+        let model = LensModel(calibration)
+        lens = model
+        let w = calibration.width, h = calibration.height
+        var lo = Vector2(Double.infinity, .infinity), hi = -lo
+        func include(_ u: Double, _ v: Double) {
+            let n = model.normalisedRay(u: u, v: v)
+            lo = Vector2(min(lo.x, n.x), min(lo.y, n.y))
+            hi = Vector2(max(hi.x, n.x), max(hi.y, n.y))
+        }
+        // The border of the image (plus half a pixel) bounds the undistorted field for the
+        // monotonic lenses we model; sample it densely.
+        for u in stride(from: -0.5, through: Double(w) - 0.5, by: 2) { include(u, -0.5); include(u, Double(h) - 0.5) }
+        for v in stride(from: -0.5, through: Double(h) - 0.5, by: 2) { include(-0.5, v); include(Double(w) - 0.5, v) }
+        lo = Vector2(max(lo.x, -3), max(lo.y, -3))
+        hi = Vector2(min(hi.x, 3), min(hi.y, 3))
+        let f = min(calibration.intrinsics.fu, calibration.intrinsics.fv)
+        let margin = 3.0
+        wideFocal = f
+        wideCentre = Vector2(-lo.x * f + margin, -lo.y * f + margin)
+        wideSize = try RenderSize(width: Int(((hi.x - lo.x) * f + 2 * margin).rounded(.up)),
+                                  height: Int(((hi.y - lo.y) * f + 2 * margin).rounded(.up)))
+        var table = [Float](repeating: .nan, count: w * h * 2)
+        for v in 0..<h {
+            for u in 0..<w {
+                let n = model.normalisedRay(u: Double(u), v: Double(v))
+                let x = f * n.x + wideCentre.x, y = f * n.y + wideCentre.y
+                if x >= 0, y >= 0, x <= Double(wideSize.width - 1), y <= Double(wideSize.height - 1) {
+                    table[2 * (v * w + u)] = Float(x)
+                    table[2 * (v * w + u) + 1] = Float(y)
+                }
+            }
+        }
+        lookup = table
+    }
+
+    /// The OpenGL projection matrix of the wide pinhole camera (column-major, NDC z in [−1, 1]).
+    /// With OpenCV pixel centres at integers, NDC x = 2(u + ½)/W − 1 and NDC y = 1 − 2(v + ½)/H
+    /// for u = f·x/z + c_x, v = f·y/z + c_y, and the GL camera looking down −z with y up.
+    public var projectionMatrix: Matrix4f {
+        let W = Double(wideSize.width), H = Double(wideSize.height)
+        let f = wideFocal
+        let n = zNear, fa = zFar
+        return Matrix4f(
+            columns: Vector4f(Float(2 * f / W), 0, 0, 0),
+            Vector4f(0, Float(2 * f / H), 0, 0),
+            Vector4f(Float(1 - 2 * (wideCentre.x + 0.5) / W), Float(2 * (wideCentre.y + 0.5) / H - 1),
+                     Float(-(fa + n) / (fa - n)), -1),
+            Vector4f(0, 0, Float(-2 * fa * n / (fa - n)), 0))
+    }
+
+    /// Converts a rendered RGBA (sRGB) wide image to grey (Rec. 601 luma) in 0…255.
+    public static func luma(_ image: RGBAImage) -> [Float] {
+        image.pixels.map { 0.299 * Float($0.r) + 0.587 * Float($0.g) + 0.114 * Float($0.b) }
+    }
+
+    /// Warps a wide grey image (``luma(_:)``) into the distorted camera image, applying
+    /// `gain` (exposure) and Gaussian noise of `noiseSigma` grey levels, then rounding to 8 bits.
+    public func warp(wide: [Float], gain: Float, noiseSigma: Float, random: inout SeededRandom) -> GrayImage {
+        let w = lens.calibration.width, h = lens.calibration.height
+        let ww = wideSize.width
+        var out = GrayImage(width: w, height: h, fill: 0)
+        for i in 0..<(w * h) {
+            let x = lookup[2 * i], y = lookup[2 * i + 1]
+            var value: Float = 0
+            if !x.isNaN {
+                let x0 = min(Int(x), wideSize.width - 2), y0 = min(Int(y), wideSize.height - 2)
+                let fx = x - Float(x0), fy = y - Float(y0)
+                let a = wide[y0 * ww + x0], b = wide[y0 * ww + x0 + 1]
+                let c = wide[(y0 + 1) * ww + x0], d = wide[(y0 + 1) * ww + x0 + 1]
+                value = (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
+            }
+            if noiseSigma > 0 { value = value * gain + noiseSigma * Float(random.gaussian()) } else { value *= gain }
+            out.pixels[i] = UInt8(max(0, min(255, value.rounded())))
+        }
+        return out
+    }
+
+    /// Renders the scene seen from `T_world_camera` (OpenCV camera in the z-up world) and returns
+    /// the wide grey image (for ``warp(wide:gain:noiseSigma:random:)``).
+    public func renderWide(
+        scene: Scene, cameraNode: Node, renderer: OffscreenRenderer, alignment: SceneAlignment, T_world_camera: RigidTransform
+    ) throws -> [Float] {
+        let pose = alignment.glCameraPose(T_world_camera: T_world_camera)
+        cameraNode.position = pose.translation.float
+        cameraNode.orientation = Quaternionf(pose.rotation)
+        var camera = cameraNode.camera ?? ParallaxSceneGraph.Camera()
+        camera.zNear = Float(zNear)
+        camera.zFar = Float(zFar)
+        camera.projectionTransform = projectionMatrix
+        cameraNode.camera = camera
+        return Self.luma(try renderer.render(scene: scene, camera: cameraNode, size: wideSize))
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import ParallaxMath
+import ParallaxSceneGraph
+
+/// Placing trajectories in scenes: where presets move, and where a recorded trajectory goes.
+public enum SimulationSetup {
+    /// The alignment that puts the world origin at the centre of the scene's floor.
+    public static func floorAlignment(for scene: Scene) -> SceneAlignment { SceneAlignment.centred(on: scene) }
+
+    /// Preset settings centred on the scene's largest table (the largest horizontal surface
+    /// above the floor), or on the floor's centre when there is none. Orbit and loop radii shrink
+    /// to keep the camera at least 0.4 m inside the floor's bounds.
+    public static func motionSettings(for scene: Scene, alignment: SceneAlignment, base: MotionSettings = MotionSettings()) -> MotionSettings {
+        let planes = ScenePlanes.extract(from: scene, alignment: alignment)
+        var settings = base
+        let floor = planes.filter { $0.kind == .floor }.max { $0.area < $1.area }
+        if let table = planes.filter({ $0.kind == .table }).max(by: { $0.area < $1.area }) {
+            settings.centre = Vector3(table.centre.x, table.centre.y, floor?.centre.z ?? 0)
+            settings.targetHeight = table.centre.z - (floor?.centre.z ?? 0)
+        } else if let floor {
+            settings.centre = floor.centre
+        }
+        if let floor {
+            let xs = floor.polygon.map(\.x), ys = floor.polygon.map(\.y)
+            if let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() {
+                let room = min(settings.centre.x - x0, x1 - settings.centre.x, settings.centre.y - y0, y1 - settings.centre.y) - 0.4
+                settings.radius = max(0.3, min(settings.radius, room))
+            }
+        }
+        return settings
+    }
+
+    /// An alignment that puts a recorded trajectory inside the scene: its horizontal bounding-box
+    /// centre above the floor's centre, turned by 90° about the vertical when that fits the
+    /// floor's extent better; heights kept when they lie between 0.1 m and 2.8 m above the floor
+    /// (z = 0 is then the floor, as in EuRoC's Vicon rooms), otherwise shifted so the mean height
+    /// is 1.4 m (trajectories whose origin is the start pose, e.g. udel_gore). The world frame
+    /// stays the file's frame: only `T_scene_world` changes. A trajectory larger than the room
+    /// still leaves it (udel_gore spans 25 × 16 m).
+    public static func alignment(for trajectory: CumulativeBSpline, scene: Scene) -> SceneAlignment {
+        let floorAlignment = SceneAlignment.centred(on: scene)
+        var lo = Vector3(repeating: .infinity), hi = -lo, sum = Vector3.zero
+        var count = 0.0
+        for t in stride(from: trajectory.startTime, through: trajectory.endTime, by: 0.1) {
+            let p = trajectory.pose(at: t).translation
+            lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p); sum += p; count += 1
+        }
+        let centre = (lo + hi) / 2
+        let dz = (lo.z >= 0.1 && hi.z <= 2.8) ? 0 : 1.4 - sum.z / count
+        // Floor extent along world x and y (scene x and −z).
+        let floor = ScenePlanes.extract(from: scene, alignment: floorAlignment).filter { $0.kind == .floor }.max { $0.area < $1.area }
+        var yaw = 0.0
+        if let floor {
+            let xs = floor.polygon.map(\.x), ys = floor.polygon.map(\.y)
+            let room = Vector2((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+            let size = Vector2(hi.x - lo.x, hi.y - lo.y)
+            let overflow = max(size.x - room.x, 0) + max(size.y - room.y, 0)
+            let overflowTurned = max(size.y - room.x, 0) + max(size.x - room.y, 0)
+            if overflowTurned < overflow { yaw = .pi / 2 }
+        }
+        // Scene point where the trajectory's centre (at floor height) goes.
+        let target = floorAlignment.T_scene_world * Vector3(0, 0, dz)
+        let rotation = SceneAlignment(yaw: yaw).T_scene_world.rotation
+        let translation = target - rotation.act(Vector3(centre.x, centre.y, 0))
+        return SceneAlignment(T_scene_world: RigidTransform(rotation: rotation, translation: translation))
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxImaging
+import ParallaxMath
+import ParallaxRendering
+import ParallaxSceneGraph
+
+/// Everything that defines a simulated recording besides the scene and the trajectory.
+public struct SimulationConfiguration: Sendable {
+    /// Random seed: the same configuration, scene, trajectory and seed give byte-identical files.
+    public var seed: UInt64 = 1
+    /// IMU calibration (rate and noise densities; EuRoC ADIS16448 at 200 Hz by default).
+    public var imu: IMUCalibration = .eurocIMU
+    /// One (mono) or two (stereo) cameras; EuRoC cam0/cam1 by default. Their `rateHz` is used.
+    public var cameras: [CameraCalibration] = [.eurocCam0]
+    /// Sensor noise of the images, in grey levels (σ of a Gaussian).
+    public var imageNoiseSigma: Double = 2
+    /// Whether lighting and exposure change over time.
+    public var varyLighting = true
+    /// Whether to render images at all (false: IMU and ground truth only).
+    public var renderImages = true
+    /// Added to every timestamp (ns), so files look like a recording (EuRoC uses Unix epoch ns).
+    public var timeOffsetNs: Int64 = 1_700_000_000_000_000_000
+    /// Initial biases of the IMU.
+    public var initialGyroscopeBias = Vector3(0.002, -0.001, 0.0015)
+    /// Initial biases of the IMU.
+    public var initialAccelerometerBias = Vector3(0.03, -0.02, 0.04)
+
+    /// Creates the default configuration (mono EuRoC camera, EuRoC IMU, seed 1).
+    public init() {}
+
+    /// EuRoC's stereo pair at `rate` Hz.
+    public static func eurocCameras(stereo: Bool, rate: Double = 20) -> [CameraCalibration] {
+        (stereo ? [CameraCalibration.eurocCam0, .eurocCam1] : [.eurocCam0]).map {
+            var c = $0
+            c.rateHz = rate
+            return c
+        }
+    }
+}
+
+/// What a simulation wrote.
+public struct SimulationSummary: Sendable {
+    /// IMU and ground-truth rows.
+    public var imuSamples: Int
+    /// Frames per camera.
+    public var cameraFrames: Int
+    /// Number of cameras.
+    public var cameras: Int
+    /// Planar surfaces in `truth/planes.json`.
+    public var planes: Int
+}
+
+/// Simulates a visual-inertial recording of a scene along a trajectory and writes it in the
+/// EuRoC layout: `mav0/{cam0,cam1,imu0,state_groundtruth_estimate0}` plus `truth/planes.json` and
+/// `truth/lighting.json` next to `mav0`.
+public final class Simulator {
+    /// The scene (y-up, scene-graph world).
+    public let scene: Scene
+    /// The body (IMU) trajectory in the z-up world.
+    public let trajectory: CumulativeBSpline
+    /// Settings.
+    public let configuration: SimulationConfiguration
+    /// Placement of the z-up world in the scene.
+    public let alignment: SceneAlignment
+    private var renderer: OffscreenRenderer?
+
+    /// Prepares a simulation. The renderer is created lazily on the first frame.
+    public init(scene: Scene, trajectory: CumulativeBSpline, configuration: SimulationConfiguration, alignment: SceneAlignment) {
+        self.scene = scene
+        self.trajectory = trajectory
+        self.configuration = configuration
+        self.alignment = alignment
+    }
+
+    /// Runs the simulation into `folder` (created; an existing `mav0` is replaced).
+    /// - Parameter progress: called with the fraction done (0…1) after each camera frame.
+    @discardableResult
+    public func run(to folder: URL, progress: ((Double) -> Void)? = nil) throws -> SimulationSummary {
+        let config = configuration
+        guard (1...2).contains(config.cameras.count) else {
+            throw SimulationError.invalidArgument("need one or two cameras, got \(config.cameras.count)")
+        }
+        let imuSim = IMUSimulator(
+            rate: config.imu.rateHz, noise: config.imu.noiseDensities,
+            initialGyroscopeBias: config.initialGyroscopeBias, initialAccelerometerBias: config.initialAccelerometerBias)
+        let imuSamples = try imuSim.simulate(trajectory: trajectory, seed: config.seed, timeOffsetNanoseconds: config.timeOffsetNs)
+
+        let writer = try EuRoCWriter(url: folder, cameras: config.cameras, imu: config.imu, groundTruth: true, overwrite: true)
+        for s in imuSamples {
+            try writer.append(IMUSample(timestampNs: s.timestampNanoseconds, angularVelocity: s.gyroscope, acceleration: s.accelerometer))
+            try writer.append(GroundTruthState(
+                timestampNs: s.timestampNanoseconds, position: s.state.T_world_body.translation,
+                orientation: s.state.T_world_body.rotation, velocity: s.state.velocityWorld,
+                gyroscopeBias: s.gyroscopeBias, accelerometerBias: s.accelerometerBias))
+        }
+
+        // Camera frames on the nanosecond grid of the camera rate (they coincide with IMU samples
+        // when the IMU rate is a multiple of the camera rate, as in EuRoC).
+        let rate = config.cameras[0].rateHz
+        guard rate > 0 else { throw SimulationError.invalidArgument("camera rate must be positive, got \(rate)") }
+        let periodNs = Int64((1e9 / rate).rounded())
+        let startNs = Int64((trajectory.startTime * 1e9).rounded())
+        let frameCount = Int((trajectory.endTime - trajectory.startTime) * 1e9 / Double(periodNs) + 1e-6) + 1
+        let lighting = LightingModel(varies: config.varyLighting, seed: config.seed)
+        var lightingFrames: [TruthFiles.LightingFrame] = []
+
+        var rigs: [CameraRenderer] = []
+        let cameraNode = Node(name: "simulated camera")
+        let lights = scene.rootNode.subtree.filter { $0.light != nil }
+        let baseIntensities = lights.map { $0.light?.intensity ?? 0 }
+        if config.renderImages {
+            if renderer == nil { renderer = try OffscreenRenderer() }
+            rigs = try config.cameras.map { try CameraRenderer(calibration: $0) }
+            scene.rootNode.addChildNode(cameraNode)
+        }
+        defer { cameraNode.removeFromParentNode() }
+
+        for k in 0..<frameCount {
+            let ns = startNs + Int64(k) * periodNs
+            let t = Double(ns) * 1e-9
+            let ambient = lighting.ambientIntensity(at: t), kelvin = lighting.colorTemperature(at: t)
+            let gain = lighting.exposureGain(at: t)
+            lightingFrames.append(.init(timestampNs: ns + config.timeOffsetNs, ambientIntensity: ambient,
+                                        colorTemperature: kelvin, exposureGain: gain))
+            if let renderer {
+                for (light, base) in zip(lights, baseIntensities) {
+                    light.light?.intensity = base * Float(ambient / 1000)
+                    if config.varyLighting { light.light?.temperature = Float(kelvin) }
+                }
+                let T_world_body = trajectory.pose(at: t)
+                for (c, rig) in rigs.enumerated() {
+                    let T_world_camera = T_world_body * config.cameras[c].T_body_camera
+                    let wide = try rig.renderWide(scene: scene, cameraNode: cameraNode, renderer: renderer,
+                                                  alignment: alignment, T_world_camera: T_world_camera)
+                    var random = SeededRandom(seed: config.seed, stream: 1000 + UInt64(k) * 2 + UInt64(c))
+                    let image = rig.warp(wide: wide, gain: Float(gain), noiseSigma: Float(config.imageNoiseSigma), random: &random)
+                    try writer.appendImage(.gray8(image), camera: c, timestampNs: ns + config.timeOffsetNs)
+                }
+            }
+            progress?(Double(k + 1) / Double(frameCount))
+        }
+        for (light, base) in zip(lights, baseIntensities) { light.light?.intensity = base }
+        try writer.finish()
+
+        let planes = ScenePlanes.extract(from: scene, alignment: alignment)
+        let truth = folder.appendingPathComponent("truth")
+        do {
+            try FileManager.default.createDirectory(at: truth, withIntermediateDirectories: true)
+            try Data(TruthFiles.planesJSON(planes, alignment: alignment).utf8).write(to: truth.appendingPathComponent("planes.json"))
+            try Data(TruthFiles.lightingJSON(lightingFrames).utf8).write(to: truth.appendingPathComponent("lighting.json"))
+        } catch {
+            throw SimulationError.invalidInput(file: truth.path, reason: "cannot write truth files (\(error.localizedDescription))")
+        }
+        return SimulationSummary(imuSamples: imuSamples.count, cameraFrames: config.renderImages ? frameCount : 0,
+                                 cameras: config.cameras.count, planes: planes.count)
+    }
+}

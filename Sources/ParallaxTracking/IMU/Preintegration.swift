@@ -1,0 +1,130 @@
+import ParallaxMath
+
+/// IMU preintegration on the manifold between two keyframes i and j.
+///
+/// Follows Forster, Carlone, Dellaert, Scaramuzza, "On-Manifold Preintegration for Real-Time
+/// Visual-Inertial Odometry", IEEE TRO 2017:
+/// - deltas ΔR, Δv, Δp: eq. (33), integrated sample by sample with the biases held at the
+///   linearisation point `biasGyro`, `biasAccel`;
+/// - noise propagation of η = [δφ, δv, δp]: eq. (62)–(63), block form A Σ Aᵀ + B Σ_g Bᵀ + C Σ_a Cᵀ;
+/// - bias Jacobians ∂ΔR/∂b_g, ∂Δv/∂b_g, ∂Δv/∂b_a, ∂Δp/∂b_g, ∂Δp/∂b_a: Appendix B, eq. (69)–(70),
+///   used for the first-order bias correction of eq. (44).
+///
+/// Measurements are in the body (IMU) frame `B`; the world is z-up with gravity (0, 0, -9.81)
+/// (`conventions.md`). Samples are integrated with the value at the start of each interval
+/// (zero-order hold), matching how the simulator and EuRoC's 200 Hz data are sampled.
+public struct Preintegration: Sendable {
+    /// Gyroscope bias the deltas were integrated with (rad/s).
+    public let biasGyro: Vector3
+    /// Accelerometer bias the deltas were integrated with (m/s²).
+    public let biasAccel: Vector3
+    /// Noise densities used for the covariance.
+    public let noise: IMUNoise
+
+    /// Total integrated time Δt_ij (s).
+    public private(set) var deltaTime: Double = 0
+    /// ΔR_ij: rotation of body j in body i.
+    public private(set) var deltaRotation: Matrix3 = .identity
+    /// Δv_ij (m/s), in body i, without gravity.
+    public private(set) var deltaVelocity: Vector3 = .zero
+    /// Δp_ij (m), in body i, without gravity.
+    public private(set) var deltaPosition: Vector3 = .zero
+
+    /// ∂ΔR/∂b_g.
+    public private(set) var dR_dbg: Matrix3 = .zero
+    /// ∂Δv/∂b_g.
+    public private(set) var dV_dbg: Matrix3 = .zero
+    /// ∂Δv/∂b_a.
+    public private(set) var dV_dba: Matrix3 = .zero
+    /// ∂Δp/∂b_g.
+    public private(set) var dP_dbg: Matrix3 = .zero
+    /// ∂Δp/∂b_a.
+    public private(set) var dP_dba: Matrix3 = .zero
+
+    /// Covariance of [δφ, δv, δp] (9×9 as 3×3 blocks).
+    var covarianceBlocks = BlockMatrix(zero: 3)
+
+    /// Starts an empty preintegration with the given bias estimates.
+    public init(biasGyro: Vector3, biasAccel: Vector3, noise: IMUNoise) {
+        self.biasGyro = biasGyro
+        self.biasAccel = biasAccel
+        self.noise = noise
+    }
+
+    /// Covariance element (row, column) of [δφ, δv, δp], 0-based, 9×9.
+    public func covariance(_ row: Int, _ column: Int) -> Double { covarianceBlocks.element(row, column) }
+
+    /// Integrates one IMU sample held for `dt` seconds.
+    /// - Parameters:
+    ///   - gyro: measured angular velocity ω̃ (rad/s, body frame).
+    ///   - accel: measured specific force ã (m/s², body frame).
+    ///   - dt: the sample period; non-positive or non-finite periods are ignored.
+    public mutating func integrate(gyro: Vector3, accel: Vector3, dt: Double) {
+        guard dt > 0, dt.isFinite, gyro.isFinite, accel.isFinite else { return }
+        let w = gyro - biasGyro
+        let a = accel - biasAccel
+        let phi = w * dt
+        let dR = SO3.exp(phi)
+        let jr = SO3.rightJacobian(phi)
+        let aHat = Matrix3.skew(a)
+        let dt2 = dt * dt
+
+        // Noise propagation, eq. (62): uses ΔR before this step.
+        var A = BlockMatrix(identity: 3)
+        A[0, 0] = dR.transpose
+        A[1, 0] = -(deltaRotation * aHat) * dt
+        A[2, 0] = -(deltaRotation * aHat) * (0.5 * dt2)
+        A[2, 1] = Matrix3.identity * dt
+        var cov = A * covarianceBlocks * A.transpose
+        cov.addNoise(column: [jr * dt, .zero, .zero], variance: noise.discreteGyroVariance(dt: dt))
+        cov.addNoise(column: [.zero, deltaRotation * dt, deltaRotation * (0.5 * dt2)],
+                     variance: noise.discreteAccelVariance(dt: dt))
+        covarianceBlocks = cov
+
+        // Bias Jacobians, Appendix B: position first, then velocity, then rotation (old values used).
+        dP_dba = dP_dba + dV_dba * dt - deltaRotation * (0.5 * dt2)
+        dP_dbg = dP_dbg + dV_dbg * dt - (deltaRotation * aHat * dR_dbg) * (0.5 * dt2)
+        dV_dba = dV_dba - deltaRotation * dt
+        dV_dbg = dV_dbg - (deltaRotation * aHat * dR_dbg) * dt
+        dR_dbg = dR.transpose * dR_dbg - jr * dt
+
+        // Mean, eq. (33).
+        let acceleration = deltaRotation * a
+        deltaPosition += deltaVelocity * dt + acceleration * (0.5 * dt2)
+        deltaVelocity += acceleration * dt
+        deltaRotation = SO3.orthonormalize(deltaRotation * dR)
+        deltaTime += dt
+    }
+
+    /// ΔR corrected to first order for new bias estimates, eq. (44).
+    public func correctedRotation(biasGyro bg: Vector3) -> Matrix3 {
+        deltaRotation * SO3.exp(dR_dbg * (bg - biasGyro))
+    }
+
+    /// Δv corrected to first order for new bias estimates, eq. (44).
+    public func correctedVelocity(biasGyro bg: Vector3, biasAccel ba: Vector3) -> Vector3 {
+        deltaVelocity + dV_dbg * (bg - biasGyro) + dV_dba * (ba - biasAccel)
+    }
+
+    /// Δp corrected to first order for new bias estimates, eq. (44).
+    public func correctedPosition(biasGyro bg: Vector3, biasAccel ba: Vector3) -> Vector3 {
+        deltaPosition + dP_dbg * (bg - biasGyro) + dP_dba * (ba - biasAccel)
+    }
+
+    /// Predicts the state at j from the state at i, eq. (38), with bias-corrected deltas.
+    /// - Parameters:
+    ///   - start: body pose, velocity and biases at i (biases are used for the correction).
+    ///   - gravity: gravity in the world frame, default (0, 0, -9.81).
+    public func predict(from start: NavigationState, gravity: Vector3 = NavigationState.standardGravity) -> NavigationState {
+        let r_i = start.T_world_body.rotationMatrix
+        let t = deltaTime
+        let rj = SO3.orthonormalize(r_i * correctedRotation(biasGyro: start.biasGyro))
+        let vj = start.velocity + gravity * t + r_i * correctedVelocity(biasGyro: start.biasGyro, biasAccel: start.biasAccel)
+        let pj = start.T_world_body.translation + start.velocity * t + gravity * (0.5 * t * t)
+            + r_i * correctedPosition(biasGyro: start.biasGyro, biasAccel: start.biasAccel)
+        return NavigationState(
+            timestamp: start.timestamp + t,
+            T_world_body: RigidTransform(rotationMatrix: rj, translation: pj),
+            velocity: vj, biasGyro: start.biasGyro, biasAccel: start.biasAccel)
+    }
+}

@@ -1,0 +1,48 @@
+import ParallaxMath
+import ParallaxVision
+
+/// Settings of ``VisualInertialOdometry``.
+public struct TrackerConfiguration: Sendable {
+    /// Which cameras the estimator uses.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// cam0 only.
+        case mono
+        /// cam0 and cam1 (falls back to mono frames when a partner image is missing).
+        case stereo
+    }
+
+    /// Mono or stereo.
+    public var mode: Mode = .stereo
+    /// Maximum number of stochastic clones in the window (oldest marginalised first).
+    public var windowSize: Int = 11
+    /// Front-end settings (feature count, KLT, RANSAC).
+    public var frontEnd = FeatureTrackerConfiguration()
+    /// Standard deviation of a feature measurement, pixels (converted to normalised units by the focal length).
+    public var pixelNoiseSigma: Double = 1.0
+    /// Chi-squared gate probability for each feature's Mahalanobis test (OpenVINS uses 0.95).
+    public var chiSquaredProbability: Double = 0.95
+    /// Static (from rest) initialiser settings.
+    public var staticInitializer = StaticInitializer.Configuration()
+    /// Seconds of motion after which the estimator initialises from motion if it never saw a still window.
+    public var motionInitializationDelay: Double = 0.6
+    /// Velocity standard deviation (m/s) below which an initialising filter is reported `normal`.
+    public var convergedVelocitySigma: Double = 0.05
+    /// Median feature motion (pixels per frame) below which the camera is considered still.
+    public var stationaryPixelThreshold: Double = 0.2
+    /// Standard deviation (m/s) of the zero-velocity measurement applied while still.
+    public var zeroVelocitySigma: Double = 0.01
+    /// Minimum number of features the front-end must track for `normal` tracking.
+    public var minimumFeatures: Int = 15
+    /// Angular rate (rad/s) above which tracking is reported `limited(excessiveMotion)`.
+    public var excessiveAngularRate: Double = 4.0
+    /// Position jump or speed (m/s) beyond which the filter is declared diverged and reset.
+    public var divergenceSpeed: Double = 8.0
+    /// Number of frames to report `limited(relocalizing)` after a reset before `normal` may return.
+    public var relocalizingFrames: Int = 10
+
+    /// The default configuration (EuRoC-like 752×480 images at 20 Hz, stereo).
+    public init() {}
+
+    /// The default configuration in the given mode.
+    public init(mode: Mode) { self.mode = mode }
+}

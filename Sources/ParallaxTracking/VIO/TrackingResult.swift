@@ -1,0 +1,71 @@
+import ParallaxMath
+
+/// A triangulated 3-D feature point in the estimator's z-up world frame.
+public struct TrackedFeaturePoint: Sendable, Equatable {
+    /// Stable feature id from the front-end (the same physical point keeps its id while tracked).
+    public var id: Int
+    /// Position in the z-up world frame `W` (metres).
+    public var position_world: Vector3
+
+    /// Creates a point.
+    public init(id: Int, position_world: Vector3) {
+        self.id = id
+        self.position_world = position_world
+    }
+}
+
+/// Milliseconds spent on one frame.
+public struct TrackingTimings: Sendable, Equatable {
+    /// Image decoding and the visual front-end (pyramids, KLT, RANSAC, detection, stereo).
+    public var frontEnd: Double = 0
+    /// Filter: propagation, cloning, triangulation, update, marginalisation.
+    public var backEnd: Double = 0
+    /// Creates timings.
+    public init(frontEnd: Double = 0, backEnd: Double = 0) {
+        self.frontEnd = frontEnd
+        self.backEnd = backEnd
+    }
+}
+
+/// The estimator's answer for one frame.
+public struct TrackingResult: Sendable {
+    /// Frame time in seconds.
+    public var timestamp: Double
+    /// Frame time in nanoseconds (as in the dataset).
+    public var timestampNs: Int64
+    /// Tracking quality with ARKit's meaning.
+    public var trackingState: TrackingState
+    /// Body (IMU) pose in the z-up world, nil before initialisation.
+    public var T_world_body: RigidTransform?
+    /// cam0 pose (OpenCV camera: x right, y down, z forward) in the z-up world, nil before initialisation.
+    public var T_world_camera: RigidTransform?
+    /// Body velocity in the world (m/s).
+    public var velocity: Vector3
+    /// Gyroscope bias estimate (rad/s).
+    public var biasGyro: Vector3
+    /// Accelerometer bias estimate (m/s²).
+    public var biasAccel: Vector3
+    /// Currently tracked features with a well-conditioned triangulation (world frame).
+    public var featurePoints: [TrackedFeaturePoint]
+    /// Number of features the front-end tracks in this frame.
+    public var trackedFeatureCount: Int
+    /// Time spent on this frame.
+    public var timings: TrackingTimings
+
+    /// Creates a result.
+    public init(timestamp: Double, timestampNs: Int64, trackingState: TrackingState, T_world_body: RigidTransform?,
+                T_world_camera: RigidTransform?, velocity: Vector3, biasGyro: Vector3, biasAccel: Vector3,
+                featurePoints: [TrackedFeaturePoint], trackedFeatureCount: Int, timings: TrackingTimings) {
+        self.timestamp = timestamp
+        self.timestampNs = timestampNs
+        self.trackingState = trackingState
+        self.T_world_body = T_world_body
+        self.T_world_camera = T_world_camera
+        self.velocity = velocity
+        self.biasGyro = biasGyro
+        self.biasAccel = biasAccel
+        self.featurePoints = featurePoints
+        self.trackedFeatureCount = trackedFeatureCount
+        self.timings = timings
+    }
+}

@@ -1,0 +1,204 @@
+import ParallaxMath
+
+/// Configuration of ``FeatureTracker``.
+public struct FeatureTrackerConfiguration: Sendable {
+    /// Target number of features per frame.
+    public var maxFeatures: Int = 150
+    /// Pyramid depth built per image (KLT uses ``klt``'s `levels` of them).
+    public var pyramidLevels: Int = 3
+    /// Corner detector (grid, minimum distance, thresholds).
+    public var detector = GridCornerDetector()
+    /// Temporal and stereo KLT settings.
+    public var klt = LucasKanadeTracker()
+    /// Temporal forward–backward threshold (pixels).
+    public var maxForwardBackwardError: Double = 0.5
+    /// RANSAC Sampson threshold (pixels).
+    public var ransacThreshold: Double = 1.0
+    /// RANSAC seed (results are deterministic for a given seed).
+    public var ransacSeed: UInt64 = 0x5EED
+    /// Nominal depth (metres) for stereo guesses of features with no right history.
+    public var stereoNominalDepth: Double = 3
+    /// Stereo epipolar threshold (pixels).
+    public var stereoMaxEpipolarError: Double = 1.0
+
+    /// Default configuration for 752×480 EuRoC-like images.
+    public init() {}
+}
+
+/// The visual front-end: KLT feature tracks with stable ids, grid-spread Shi–Tomasi
+/// detection, epipolar RANSAC (gyro-aided when a rotation is given) and optional stereo.
+///
+/// Per frame: build pyramids → track previous features with pyramidal KLT from the
+/// rotation-predicted positions (forward–backward checked) → drop epipolar outliers →
+/// top up with new corners in empty grid cells → match all features left→right.
+/// Deterministic: the same images and inputs give identical ids and positions.
+public struct FeatureTracker: Sendable {
+    /// Left camera model (cam0).
+    public let camera: any CameraModel
+    /// Stereo matcher, when configured with a right camera.
+    public let stereo: StereoMatcher?
+    /// Settings.
+    public let configuration: FeatureTrackerConfiguration
+
+    private var previousPyramid: ImagePyramid?
+    private var features: [TrackedFeature] = []
+    private var nextId = 0
+
+    /// A monocular tracker.
+    public init(camera: any CameraModel, configuration: FeatureTrackerConfiguration = .init()) {
+        self.camera = camera
+        self.stereo = nil
+        self.configuration = configuration
+    }
+
+    /// A stereo tracker; `T_right_left` maps left-camera points into the right camera
+    /// (EuRoC: `T_cam1_cam0 = T_B_cam1⁻¹ · T_B_cam0`).
+    public init(camera: any CameraModel, rightCamera: any CameraModel, T_right_left: RigidTransform,
+                configuration: FeatureTrackerConfiguration = .init()) {
+        self.camera = camera
+        self.configuration = configuration
+        var klt = configuration.klt
+        klt.levels = max(klt.levels, 3)
+        self.stereo = StereoMatcher(left: camera, right: rightCamera, T_right_left: T_right_left,
+                                    nominalDepth: configuration.stereoNominalDepth,
+                                    maxEpipolarError: configuration.stereoMaxEpipolarError,
+                                    maxForwardBackwardError: configuration.maxForwardBackwardError,
+                                    tracker: klt)
+    }
+
+    /// The features of the last processed frame.
+    public var currentFeatures: [TrackedFeature] { features }
+
+    /// Forgets all tracks (e.g. after a tracking failure); the next frame detects afresh.
+    /// Ids keep increasing, so an id is never reused for a different feature.
+    public mutating func reset() {
+        features = []
+        previousPyramid = nil
+    }
+
+    /// Processes one image (and its right partner for stereo).
+    ///
+    /// - Parameters:
+    ///   - image: left image, 0…255 floats, size of ``camera``.
+    ///   - timestamp: seconds.
+    ///   - rightImage: right image for stereo trackers (ignored without a right camera).
+    ///   - R_cur_prev: rotation from the previous to the current camera frame
+    ///     (`p_cur = R_cur_prev · p_prev` for a pure rotation), e.g. integrated gyro. Used to
+    ///     predict KLT start positions and by the 2-point RANSAC.
+    public mutating func process(image: FloatPlane, timestamp: Double, rightImage: FloatPlane? = nil,
+                                 predictedRotation R_cur_prev: Matrix3? = nil) -> FeatureFrame {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var timings = FrontEndTimings()
+        func ms(_ a: ContinuousClock.Instant, _ b: ContinuousClock.Instant) -> Double {
+            let d = (b - a).components
+            return Double(d.seconds) * 1e3 + Double(d.attoseconds) * 1e-15
+        }
+
+        var t0 = clock.now
+        let pyramid = ImagePyramid(base: image, levelCount: configuration.pyramidLevels)
+        let rightPyramid = (stereo != nil ? rightImage : nil).map {
+            ImagePyramid(base: $0, levelCount: configuration.pyramidLevels)
+        }
+        var t1 = clock.now
+        timings.pyramid = ms(t0, t1)
+
+        // 1. Temporal tracking.
+        var tracked: [TrackedFeature] = []
+        var previousNormalized: [Vector2] = []
+        var previousRight: [Vector2?] = []
+        var previousLeft: [Vector2] = []
+        if let prev = previousPyramid, !features.isEmpty {
+            let points = features.map(\.pixel)
+            let guesses: [Vector2]? = R_cur_prev.map { R in
+                features.map { f in
+                    camera.project(R * Vector3(f.normalized.x, f.normalized.y, 1)) ?? f.pixel
+                }
+            }
+            let result = configuration.klt.trackChecked(
+                from: prev, to: pyramid, points: points, guesses: guesses,
+                maxForwardBackwardError: configuration.maxForwardBackwardError)
+            for (f, r) in zip(features, result) {
+                guard let r else { continue }
+                var g = f
+                g.pixel = r
+                g.trackLength += 1
+                tracked.append(g)
+                previousNormalized.append(f.normalized)
+                previousRight.append(f.rightPixel)
+                previousLeft.append(f.pixel)
+            }
+        }
+        t0 = clock.now
+        timings.temporalTracking = ms(t1, t0)
+
+        // 2. Undistortion and RANSAC.
+        let trackedBeforeRansac = tracked.count
+        for k in 0..<tracked.count { tracked[k].normalized = camera.undistort(tracked[k].pixel) }
+        if !tracked.isEmpty {
+            let ransac = EpipolarRansac(focalLength: 0.5 * (camera.fx + camera.fy),
+                                        threshold: configuration.ransacThreshold,
+                                        seed: configuration.ransacSeed)
+            let keep = ransac.inliers(previous: previousNormalized, current: tracked.map(\.normalized),
+                                      rotation: R_cur_prev)
+            var kept: [TrackedFeature] = [], keptRight: [Vector2?] = [], keptLeft: [Vector2] = []
+            for k in 0..<tracked.count where keep[k] {
+                kept.append(tracked[k])
+                keptRight.append(previousRight[k])
+                keptLeft.append(previousLeft[k])
+            }
+            tracked = kept
+            previousRight = keptRight
+            previousLeft = keptLeft
+        }
+        let rejected = trackedBeforeRansac - tracked.count
+        t1 = clock.now
+        timings.outlierRejection = ms(t0, t1)
+
+        // 3. Detection in empty cells.
+        var newCount = 0
+        if tracked.count < configuration.maxFeatures {
+            let corners = configuration.detector.detect(in: image, existing: tracked.map(\.pixel),
+                                                        maxCount: configuration.maxFeatures - tracked.count)
+            for c in corners {
+                tracked.append(TrackedFeature(id: nextId, pixel: c.position,
+                                              normalized: camera.undistort(c.position),
+                                              rightPixel: nil, rightNormalized: nil, trackLength: 1))
+                previousRight.append(nil)
+                previousLeft.append(c.position)
+                nextId += 1
+                newCount += 1
+            }
+        }
+        t0 = clock.now
+        timings.detection = ms(t1, t0)
+
+        // 4. Stereo.
+        for k in 0..<tracked.count {
+            tracked[k].rightPixel = nil
+            tracked[k].rightNormalized = nil
+        }
+        if let stereo, let rightPyramid {
+            // Previous right match moved by this feature's left motion, else nominal depth.
+            let guesses: [Vector2?] = (0..<tracked.count).map { k in
+                previousRight[k].map { $0 + (tracked[k].pixel - previousLeft[k]) }
+            }
+            let matches = stereo.match(left: pyramid, right: rightPyramid, points: tracked.map(\.pixel),
+                                       leftNormalized: tracked.map(\.normalized), guesses: guesses)
+            for k in 0..<tracked.count {
+                if let m = matches[k] {
+                    tracked[k].rightPixel = m.pixel
+                    tracked[k].rightNormalized = m.normalized
+                }
+            }
+        }
+        t1 = clock.now
+        timings.stereo = ms(t0, t1)
+
+        features = tracked
+        previousPyramid = pyramid
+        timings.total = ms(start, clock.now)
+        return FeatureFrame(timestamp: timestamp, features: tracked, trackedBeforeRansac: trackedBeforeRansac,
+                            rejectedByRansac: rejected, newFeatures: newCount, timings: timings)
+    }
+}

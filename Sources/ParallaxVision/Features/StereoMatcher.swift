@@ -1,0 +1,91 @@
+import ParallaxMath
+
+/// Left→right feature matching for a calibrated stereo pair: pyramidal KLT from the left
+/// to the right image, seeded by the calibrated extrinsics, then a forward–backward check
+/// and an epipolar check with the known `T_right_left` (for EuRoC `T_cam1_cam0`).
+///
+/// The initial guess for a feature without history is the projection into the right
+/// camera of its left ray at ``nominalDepth``; a feature matched in the previous frame can
+/// pass its previous right position moved by its left motion, which is much closer.
+public struct StereoMatcher: Sendable {
+    /// Left camera model.
+    public let left: any CameraModel
+    /// Right camera model.
+    public let right: any CameraModel
+    /// Maps points from the left camera frame into the right camera frame.
+    public let T_right_left: RigidTransform
+    /// Depth (metres) used to predict the right position of a feature with no history.
+    public var nominalDepth: Double
+    /// Maximum Sampson distance to the epipolar line (pixels, right image focal length).
+    public var maxEpipolarError: Double
+    /// Maximum forward–backward error (pixels).
+    public var maxForwardBackwardError: Double
+    /// The KLT used between the two images.
+    public var tracker: LucasKanadeTracker
+
+    /// The essential matrix `E = [t]× R` with `x_rightᵀ E x_left = 0` on normalised points.
+    public let essential: Matrix3
+
+    /// Creates a matcher from both camera models and the stereo extrinsics.
+    public init(left: any CameraModel, right: any CameraModel, T_right_left: RigidTransform,
+                nominalDepth: Double = 3, maxEpipolarError: Double = 1.0,
+                maxForwardBackwardError: Double = 0.5,
+                tracker: LucasKanadeTracker = LucasKanadeTracker(levels: 3)) {
+        self.left = left
+        self.right = right
+        self.T_right_left = T_right_left
+        self.nominalDepth = nominalDepth
+        self.maxEpipolarError = maxEpipolarError
+        self.maxForwardBackwardError = maxForwardBackwardError
+        self.tracker = tracker
+        essential = Matrix3.skew(T_right_left.translation) * T_right_left.rotationMatrix
+    }
+
+    /// Predicted right pixel of a left pixel at ``nominalDepth`` (nil if it projects outside).
+    public func predictRight(_ uvLeft: Vector2) -> Vector2? {
+        let b = left.unproject(uvLeft)
+        guard b.z > 1e-6 else { return nil }
+        let p = T_right_left * (b * (nominalDepth / b.z))
+        return right.project(p)
+    }
+
+    /// Sampson distance (pixels) of a left/right pair of normalised points to the epipolar geometry.
+    public func epipolarError(leftNormalized a: Vector2, rightNormalized b: Vector2) -> Double {
+        let x1 = Vector3(a.x, a.y, 1), x2 = Vector3(b.x, b.y, 1)
+        let l2 = essential * x1, l1 = essential.transpose * x2
+        let e = x2.dot(l2)
+        let den = l2.x * l2.x + l2.y * l2.y + l1.x * l1.x + l1.y * l1.y
+        let f = 0.5 * (right.fx + right.fy)
+        return den > 0 ? abs(e) / den.squareRoot() * f : .infinity
+    }
+
+    /// Matches `points` (left pixels) into the right image. `guesses` (optional, one per
+    /// point, `nil` entries allowed) override the nominal-depth prediction. Returns the
+    /// right pixel and its normalised coordinates, or `nil` where matching failed.
+    public func match(left leftPyramid: ImagePyramid, right rightPyramid: ImagePyramid,
+                      points: [Vector2], leftNormalized: [Vector2],
+                      guesses: [Vector2?]? = nil) -> [(pixel: Vector2, normalized: Vector2)?] {
+        precondition(points.count == leftNormalized.count, "one normalised point per pixel")
+        var idx: [Int] = [], pts: [Vector2] = [], init0: [Vector2] = []
+        for k in 0..<points.count {
+            guard let g = guesses?[k] ?? predictRight(points[k]) else { continue }
+            idx.append(k)
+            pts.append(points[k])
+            init0.append(g)
+        }
+        let tracked = tracker.trackChecked(from: leftPyramid, to: rightPyramid, points: pts,
+                                           guesses: init0,
+                                           maxForwardBackwardError: maxForwardBackwardError)
+        var out = [(pixel: Vector2, normalized: Vector2)?](repeating: nil, count: points.count)
+        for (j, k) in idx.enumerated() {
+            guard let r = tracked[j] else { continue }
+            let b = right.unproject(r)
+            guard b.z > 1e-6 else { continue }
+            let n = Vector2(b.x / b.z, b.y / b.z)
+            guard epipolarError(leftNormalized: leftNormalized[k], rightNormalized: n) <= maxEpipolarError
+            else { continue }
+            out[k] = (r, n)
+        }
+        return out
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import ParallaxMath
+import Testing
+
+@testable import ParallaxSimulation
+
+@Suite struct IMUSimulationTests {
+    /// Dead-reckons 2 s of IMU samples from the true initial state; returns the final position and
+    /// rotation errors against ground truth. Trapezoidal in rotation, velocity and position.
+    func integrate(_ samples: ArraySlice<SimulatedIMUSample>, subtractBiases: Bool) -> (Double, Double) {
+        let first = samples[samples.startIndex]
+        var r = first.state.T_world_body.rotation
+        var p = first.state.T_world_body.translation
+        var v = first.state.velocityWorld
+        for k in samples.startIndex..<(samples.endIndex - 1) {
+            let a = samples[k], b = samples[k + 1]
+            let dt = b.time - a.time
+            let wa = a.gyroscope - (subtractBiases ? a.gyroscopeBias : .zero)
+            let wb = b.gyroscope - (subtractBiases ? b.gyroscopeBias : .zero)
+            let fa = a.accelerometer - (subtractBiases ? a.accelerometerBias : .zero)
+            let fb = b.accelerometer - (subtractBiases ? b.accelerometerBias : .zero)
+            let rNext = (r * Quaternion(rotationVector: 0.5 * (wa + wb) * dt)).normalized
+            let accA = r.act(fa) + IMUSimulator.gravity
+            let accB = rNext.act(fb) + IMUSimulator.gravity
+            p += v * dt + (accA / 3 + accB / 6) * dt * dt
+            v += 0.5 * (accA + accB) * dt
+            r = rNext
+        }
+        let truth = samples[samples.endIndex - 1].state.T_world_body
+        return ((p - truth.translation).norm, r.angle(to: truth.rotation))
+    }
+
+    @Test func integratingTheIMUReproducesTheTrajectory() throws {
+        let trajectory = try TrajectoryBuilder.preset(.handheld, duration: 8)
+        let perfect = try IMUSimulator(noise: .zero, initialGyroscopeBias: .zero, initialAccelerometerBias: .zero)
+            .simulate(trajectory: trajectory, seed: 1)
+        #expect(perfect.count == 1601)
+        let (pe0, re0) = integrate(perfect[600...1000], subtractBiases: false)
+        print("IMU integration, no noise, 2 s: position \(pe0 * 1000) mm, rotation \(re0 * 180 / .pi)°")
+        #expect(pe0 < 0.0005)
+        #expect(re0 < 1e-4)
+
+        let noisy = try IMUSimulator().simulate(trajectory: trajectory, seed: 7)
+        var worst = 0.0, sum = 0.0
+        for start in stride(from: 0, to: 1200, by: 200) {
+            let (pe, re) = integrate(noisy[start...(start + 400)], subtractBiases: true)
+            worst = max(worst, pe)
+            sum += pe
+            #expect(re < 0.002)
+        }
+        print("IMU integration, ADIS16448 noise, true biases removed, 2 s windows: mean \(sum / 6 * 1000) mm, worst \(worst * 1000) mm")
+        #expect(worst < 0.01)
+        // Without removing the biases the error is far larger: the biases are really in the data.
+        let (pb, _) = integrate(noisy[600...1000], subtractBiases: false)
+        #expect(pb > 0.05)
+    }
+
+    @Test func atRestTheAccelerometerReadsGravityUp() throws {
+        let trajectory = try TrajectoryBuilder.preset(.still, duration: 1)
+        let samples = try IMUSimulator(noise: .zero, initialGyroscopeBias: .zero, initialAccelerometerBias: .zero)
+            .simulate(trajectory: trajectory, seed: 3)
+        let s = samples[100]
+        let upInBody = s.state.T_world_body.rotation.inverse.act(Vector3(0, 0, 1))
+        #expect((s.accelerometer - 9.81 * upInBody).norm < 1e-12)
+        #expect(s.gyroscope.norm < 1e-12)
+    }
+
+    @Test func noiseStatisticsFollowTheDiscretisation() throws {
+        let trajectory = try TrajectoryBuilder.preset(.still, duration: 50)
+        let imu = IMUSimulator(initialGyroscopeBias: .zero, initialAccelerometerBias: .zero)
+        let samples = try imu.simulate(trajectory: trajectory, seed: 11)
+        let ideal = try IMUSimulator(noise: .zero, initialGyroscopeBias: .zero, initialAccelerometerBias: .zero)
+            .simulate(trajectory: trajectory, seed: 11)
+        var sg = 0.0, sa = 0.0
+        for (s, t) in zip(samples, ideal) {
+            let eg = s.gyroscope - s.gyroscopeBias - t.gyroscope
+            let ea = s.accelerometer - s.accelerometerBias - t.accelerometer
+            sg += eg.squaredNorm; sa += ea.squaredNorm
+        }
+        let n = Double(samples.count * 3)
+        let expectedG = 1.6968e-4 * 200.0.squareRoot(), expectedA = 2.0e-3 * 200.0.squareRoot()
+        #expect(abs((sg / n).squareRoot() / expectedG - 1) < 0.02)
+        #expect(abs((sa / n).squareRoot() / expectedA - 1) < 0.02)
+        // Bias random walk: after 50 s the accelerometer bias moved by ~σ·√50 per axis.
+        let drift = samples[samples.count - 1].accelerometerBias - samples[0].accelerometerBias
+        #expect(drift.norm > 0.001 && drift.norm < 0.2)
+        // Same seed, same samples, bit for bit.
+        #expect(try imu.simulate(trajectory: trajectory, seed: 11) == samples)
+    }
+}

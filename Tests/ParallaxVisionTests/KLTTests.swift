@@ -1,0 +1,87 @@
+import ParallaxMath
+import Testing
+@testable import ParallaxVision
+
+@Test func pyramidHalvesAndPreservesMean() {
+    let img = AnalyticTexture(seed: 3, width: 160, height: 120).render(width: 160, height: 120)
+    let pyr = ImagePyramid(base: img, levelCount: 4)
+    #expect(pyr.levels.map(\.width) == [160, 80, 40, 20])
+    #expect(pyr.levels.map(\.height) == [120, 60, 30, 15])
+    let mean0 = img.pixels.reduce(0, +) / Float(img.pixels.count)
+    let mean1 = pyr.levels[1].pixels.reduce(0, +) / Float(pyr.levels[1].pixels.count)
+    #expect(abs(mean0 - mean1) < 1.0)
+    // A constant image stays constant (kernel sums to 1, borders replicated).
+    let flat = ImagePyramid(base: FloatPlane(width: 33, height: 17, fill: 77), levelCount: 2)
+    #expect(flat.levels[1].pixels.allSatisfy { abs($0 - 77) < 1e-4 })
+}
+
+@Test func kltRecoversKnownSubpixelShift() throws {
+    let w = 320, h = 240
+    let tex = AnalyticTexture(seed: 42, width: w, height: h)
+    let shift = Vector2(3.37, -1.81)
+    let a = ImagePyramid(base: tex.render(width: w, height: h), levelCount: 3)
+    let b = ImagePyramid(base: tex.render(width: w, height: h, shift: shift), levelCount: 3)
+    let corners = GridCornerDetector(gridColumns: 8, gridRows: 6, minDistance: 15)
+        .detect(in: a.base, existing: [], maxCount: 40)
+    #expect(corners.count >= 30)
+    let pts = corners.map(\.position)
+    let klt = LucasKanadeTracker()
+    let tracked = klt.trackChecked(from: a, to: b, points: pts)
+    var errors: [Double] = []
+    for (p, q) in zip(pts, tracked) {
+        guard let q else { continue }
+        errors.append(((q - p) - shift).norm)
+    }
+    #expect(errors.count >= pts.count * 9 / 10, "tracked \(errors.count) of \(pts.count)")
+    let worst = errors.max() ?? .infinity
+    #expect(worst < 0.05, "worst error \(worst) px")
+}
+
+@Test func kltUsesInitialGuessForLargeMotion() {
+    let w = 320, h = 240
+    let tex = AnalyticTexture(seed: 7, width: w, height: h)
+    let shift = Vector2(-41.3, 22.6)  // beyond what 3 levels of 15×15 recover unaided
+    let a = ImagePyramid(base: tex.render(width: w, height: h), levelCount: 3)
+    let b = ImagePyramid(base: tex.render(width: w, height: h, shift: shift), levelCount: 3)
+    let pts = [Vector2(160, 100), Vector2(200, 120), Vector2(120, 90)]
+    let guesses = pts.map { $0 + shift + Vector2(1.5, -2.0) }
+    let tracked = LucasKanadeTracker().track(from: a, to: b, points: pts, guesses: guesses)
+    for (p, q) in zip(pts, tracked) {
+        let q = try? #require(q)
+        if let q { #expect(((q - p) - shift).norm < 0.05) }
+    }
+}
+
+@Test func kltRejectsPointsThatLeaveTheImage() {
+    let w = 200, h = 150
+    let tex = AnalyticTexture(seed: 9, width: w, height: h)
+    let a = ImagePyramid(base: tex.render(width: w, height: h), levelCount: 3)
+    let b = ImagePyramid(base: tex.render(width: w, height: h, shift: Vector2(-30, 0)), levelCount: 3)
+    let tracked = LucasKanadeTracker().track(from: a, to: b, points: [Vector2(15, 75)],
+                                             guesses: [Vector2(-15, 75)])
+    #expect(tracked[0] == nil)
+}
+
+@Test func detectorSpreadsCornersAndRespectsMask() {
+    let w = 320, h = 240
+    let img = AnalyticTexture(seed: 5, width: w, height: h).render(width: w, height: h)
+    let det = GridCornerDetector(gridColumns: 8, gridRows: 6, minDistance: 20)
+    let all = det.detect(in: img, existing: [], maxCount: 100)
+    // One per cell at most; a cell loses its corner only to the minimum distance.
+    #expect(all.count >= 30 && all.count <= 48, "\(all.count) corners")
+    for (i, a) in all.enumerated() {
+        for b in all[(i + 1)...] { #expect(squaredDistance(a.position, b.position) >= 400) }
+    }
+    // With existing features, new corners avoid their cells and keep the minimum distance.
+    let existing = Array(all.prefix(20)).map(\.position)
+    let more = det.detect(in: img, existing: existing, maxCount: 100)
+    for c in more {
+        #expect(existing.allSatisfy { squaredDistance($0, c.position) >= 400 })
+    }
+    #expect(more.count <= 48 - 20)
+    // Deterministic.
+    #expect(det.detect(in: img, existing: existing, maxCount: 100) == more)
+    // Respects maxCount, keeping the strongest.
+    let few = det.detect(in: img, existing: [], maxCount: 5)
+    #expect(few.count == 5 && few == Array(all.prefix(5)))
+}
