@@ -46,14 +46,15 @@ const bool uUseOcclusionMap = true;
 #else
 const bool uUseOcclusionMap = false;
 #endif
-uniform sampler2D uOcclusionMap;  // red channel
+uniform sampler2D uOcclusionMap;
+uniform int uOcclusionChannel;
 uniform float uMetalness;
 #ifdef USE_METALNESS_MAP
 const bool uUseMetalnessMap = true;
 #else
 const bool uUseMetalnessMap = false;
 #endif
-uniform sampler2D uMetalnessMap;  // blue channel (glTF packing) when uMetalnessChannel == 2, else red
+uniform sampler2D uMetalnessMap;  // channel uMetalnessChannel
 uniform int uMetalnessChannel;
 uniform float uRoughness;
 #ifdef USE_ROUGHNESS_MAP
@@ -61,7 +62,7 @@ const bool uUseRoughnessMap = true;
 #else
 const bool uUseRoughnessMap = false;
 #endif
-uniform sampler2D uRoughnessMap;  // green channel (glTF packing) when uRoughnessChannel == 1, else red
+uniform sampler2D uRoughnessMap;  // channel uRoughnessChannel
 uniform int uRoughnessChannel;
 uniform float uShininess;
 uniform float uOpacity;           // material transparency x node opacity
@@ -82,7 +83,7 @@ uniform vec3 uFog;                // start, end, density exponent
 
 out vec4 fragColor;
 
-float channel(vec4 texel, int c) { return c == 1 ? texel.g : (c == 2 ? texel.b : texel.r); }
+float channel(vec4 texel, int c) { return texel[clamp(c, 0, 3)]; }
 
 // The shading normal: geometric normal, flipped for back faces, perturbed by the normal map.
 vec3 shadingNormal(vec3 view) {
@@ -129,7 +130,7 @@ void main() {
     s.shininess = max(uShininess, 1.0);
     s.metalness = clamp(uMetalness * (uUseMetalnessMap ? channel(texture(uMetalnessMap, vTexcoord), uMetalnessChannel) : 1.0), 0.0, 1.0);
     s.roughness = clamp(uRoughness * (uUseRoughnessMap ? channel(texture(uRoughnessMap, vTexcoord), uRoughnessChannel) : 1.0), 0.03, 1.0);
-    s.occlusion = uOcclusion * (uUseOcclusionMap ? texture(uOcclusionMap, vTexcoord).r : 1.0);
+    s.occlusion = uOcclusion * (uUseOcclusionMap ? channel(texture(uOcclusionMap, vTexcoord), uOcclusionChannel) : 1.0);
 
     vec3 color = shade(uLightingModel, s);
     color += uEmission * (uUseEmissionMap ? texture(uEmissionMap, vTexcoord).rgb : vec3(1.0));

@@ -279,10 +279,10 @@ final class SceneRenderer {
         try bind(m.metalness, .metalness, flag: "uUseMetalnessMap", srgb: false)
         p.set("uRoughness", m.roughness.scalarValue)
         try bind(m.roughness, .roughness, flag: "uUseRoughnessMap", srgb: false)
-        // glTF packs metalness in blue and roughness in green of one texture; separate maps use red.
-        let packed = m.metalness.texture != nil && m.metalness.texture?.identity == m.roughness.texture?.identity
-        p.set("uMetalnessChannel", Int32(packed ? 2 : 0))
-        p.set("uRoughnessChannel", Int32(packed ? 1 : 0))
+        // Which channel scalar maps are read from (glTF packs roughness in green, metalness in blue).
+        p.set("uMetalnessChannel", Int32(m.metalness.textureChannel))
+        p.set("uRoughnessChannel", Int32(m.roughness.textureChannel))
+        p.set("uOcclusionChannel", Int32(m.ambientOcclusion.textureChannel))
         p.set("uShininess", m.shininess.scalarValue)
     }
 
