@@ -46,6 +46,9 @@ const vec2 POISSON[16] = vec2[](
 // Fraction of light reaching `worldPos` (1 = lit): Poisson-disk PCF over the hardware-compared shadow map
 // (each tap is itself a bilinear 2x2 comparison), rotated per pixel to trade banding for noise.
 float shadowVisibility(int light, vec3 worldPos, vec3 normal) {
+#ifndef USE_SHADOWS
+    return 1.0;
+#else
     int layer = uLightShadowLayer[light];
     if (layer < 0) return 1.0;
     vec4 params = uLightShadowParams[light];
@@ -57,12 +60,12 @@ float shadowVisibility(int light, vec3 worldPos, vec3 normal) {
     mat2 rotation = mat2(cos(angle), sin(angle), -sin(angle), cos(angle));
     int samples = int(clamp(params.z, 1.0, 16.0));
     float lit = 0.0;
-    for (int i = 0; i < 16; ++i) {
-        if (i >= samples) break;
+    for (int i = 0; i < samples; ++i) {
         vec2 offset = samples == 1 ? vec2(0.0) : rotation * POISSON[i] * params.x * texel;
         lit += texture(uShadowMaps, vec4(c.xy + offset, float(layer), c.z - params.y));
     }
     return lit / float(samples);
+#endif
 }
 
 // Distance attenuation: 1 before `start`, 0 after `end`, (1 - t)^exponent between.
@@ -113,8 +116,7 @@ vec3 shade(int model, Surface s) {
     float alpha = max(s.roughness * s.roughness, 0.002);
     vec3 f0 = mix(vec3(0.04), s.diffuse, s.metalness);
     float NdotV = max(dot(s.normal, s.view), 1e-4);
-    for (int i = 0; i < MAX_LIGHTS; ++i) {
-        if (i >= uLightCount) break;
+    for (int i = 0; i < uLightCount; ++i) {
         int type = uLightType[i];
         if (type == LIGHT_AMBIENT) { ambient += uLightColor[i]; continue; }
         vec3 L;

@@ -8,35 +8,74 @@ in vec2 vTexcoord;
 in vec4 vColor;
 in vec4 vTangent;
 
-uniform int uLightingModel;
+// Compile-time switches (see SceneRenderer.ProgramKey): the software rasteriser executes both sides of
+// a branch under a mask, so unused lighting models and texture fetches are compiled out instead.
+const int uLightingModel = LIGHTING_MODEL;
 // Each material property is a colour (or scalar) multiplied by an optional texture.
 uniform vec4 uDiffuse;            // linear rgb, a
-uniform bool uUseDiffuseMap;
+#ifdef USE_DIFFUSE_MAP
+const bool uUseDiffuseMap = true;
+#else
+const bool uUseDiffuseMap = false;
+#endif
 uniform sampler2D uDiffuseMap;    // sRGB texture: decoded to linear on fetch
 uniform vec3 uSpecular;
-uniform bool uUseSpecularMap;
+#ifdef USE_SPECULAR_MAP
+const bool uUseSpecularMap = true;
+#else
+const bool uUseSpecularMap = false;
+#endif
 uniform sampler2D uSpecularMap;
 uniform vec3 uEmission;
-uniform bool uUseEmissionMap;
+#ifdef USE_EMISSION_MAP
+const bool uUseEmissionMap = true;
+#else
+const bool uUseEmissionMap = false;
+#endif
 uniform sampler2D uEmissionMap;
-uniform bool uUseNormalMap;
+#ifdef USE_NORMAL_MAP
+const bool uUseNormalMap = true;
+#else
+const bool uUseNormalMap = false;
+#endif
 uniform sampler2D uNormalMap;     // tangent-space normals, linear
 uniform float uNormalScale;
 uniform float uOcclusion;
-uniform bool uUseOcclusionMap;
-uniform sampler2D uOcclusionMap;  // red channel
+#ifdef USE_OCCLUSION_MAP
+const bool uUseOcclusionMap = true;
+#else
+const bool uUseOcclusionMap = false;
+#endif
+uniform sampler2D uOcclusionMap;
+uniform int uOcclusionChannel;
 uniform float uMetalness;
-uniform bool uUseMetalnessMap;
-uniform sampler2D uMetalnessMap;  // blue channel (glTF packing) when uMetalnessChannel == 2, else red
+#ifdef USE_METALNESS_MAP
+const bool uUseMetalnessMap = true;
+#else
+const bool uUseMetalnessMap = false;
+#endif
+uniform sampler2D uMetalnessMap;  // channel uMetalnessChannel
 uniform int uMetalnessChannel;
 uniform float uRoughness;
-uniform bool uUseRoughnessMap;
-uniform sampler2D uRoughnessMap;  // green channel (glTF packing) when uRoughnessChannel == 1, else red
+#ifdef USE_ROUGHNESS_MAP
+const bool uUseRoughnessMap = true;
+#else
+const bool uUseRoughnessMap = false;
+#endif
+uniform sampler2D uRoughnessMap;  // channel uRoughnessChannel
 uniform int uRoughnessChannel;
 uniform float uShininess;
 uniform float uOpacity;           // material transparency x node opacity
-uniform bool uUseVertexColor;
-uniform bool uHasTangents;
+#ifdef USE_VERTEX_COLOR
+const bool uUseVertexColor = true;
+#else
+const bool uUseVertexColor = false;
+#endif
+#ifdef HAS_TANGENTS
+const bool uHasTangents = true;
+#else
+const bool uHasTangents = false;
+#endif
 
 uniform vec3 uCameraPosition;
 uniform vec4 uFogColor;           // linear rgb, a = 1 when fog is on
@@ -44,7 +83,7 @@ uniform vec3 uFog;                // start, end, density exponent
 
 out vec4 fragColor;
 
-float channel(vec4 texel, int c) { return c == 1 ? texel.g : (c == 2 ? texel.b : texel.r); }
+float channel(vec4 texel, int c) { return texel[clamp(c, 0, 3)]; }
 
 // The shading normal: geometric normal, flipped for back faces, perturbed by the normal map.
 vec3 shadingNormal(vec3 view) {
@@ -91,7 +130,7 @@ void main() {
     s.shininess = max(uShininess, 1.0);
     s.metalness = clamp(uMetalness * (uUseMetalnessMap ? channel(texture(uMetalnessMap, vTexcoord), uMetalnessChannel) : 1.0), 0.0, 1.0);
     s.roughness = clamp(uRoughness * (uUseRoughnessMap ? channel(texture(uRoughnessMap, vTexcoord), uRoughnessChannel) : 1.0), 0.03, 1.0);
-    s.occlusion = uOcclusion * (uUseOcclusionMap ? texture(uOcclusionMap, vTexcoord).r : 1.0);
+    s.occlusion = uOcclusion * (uUseOcclusionMap ? channel(texture(uOcclusionMap, vTexcoord), uOcclusionChannel) : 1.0);
 
     vec3 color = shade(uLightingModel, s);
     color += uEmission * (uUseEmissionMap ? texture(uEmissionMap, vTexcoord).rgb : vec3(1.0));

@@ -89,6 +89,14 @@ struct FramePlan {
                     isTransparent: transparent, isOccluder: occluder, depth: depth, texcoordTransform: texcoords))
             }
         }
+        if lights.isEmpty {
+            // A scene without lights (typical of glTF/OBJ files) would render black: like SceneKit's
+            // autoenablesDefaultLighting, add a headlight along the view direction plus a little ambient light.
+            let cameraWorld = view.inverse ?? .identity
+            let forward = cameraWorld.transformDirection(Vector3f(0, 0, -1)).normalized
+            lights.append(LightItem(light: Light(type: .ambient, intensity: 300), position: .zero, direction: forward))
+            lights.append(LightItem(light: Light(type: .directional, intensity: 1000), position: cameraPosition, direction: forward))
+        }
         // SceneKit's order: renderingOrder first; within it occluders, then opaque, then transparent back to front.
         items.sort { a, b in
             if a.renderingOrder != b.renderingOrder { return a.renderingOrder < b.renderingOrder }

@@ -7,7 +7,7 @@ import ParallaxSceneGraph
 /// Draws a ``FramePlan`` with OpenGL into ``RenderTargets``: shadow pass, scene pass (background, occluders,
 /// opaque, transparent), MSAA resolve and the sRGB present pass. Needs a current GL 3.3 core context.
 final class SceneRenderer {
-    private let meshProgram: ShaderProgram
+    private var meshPrograms: [ProgramKey: ShaderProgram] = [:]
     private let depthProgram: ShaderProgram
     private let backgroundProgram: ShaderProgram
     private let presentProgram: ShaderProgram
@@ -22,18 +22,12 @@ final class SceneRenderer {
     private enum Unit: Int32 { case diffuse = 0, specular, emission, normal, occlusion, metalness, roughness, shadow, image }
 
     init() throws {
-        meshProgram = try ShaderProgram(vertex: "mesh.vert", fragment: "mesh.frag")
         depthProgram = try ShaderProgram(vertex: "depth.vert", fragment: "depth.frag")
         backgroundProgram = try ShaderProgram(vertex: "fullscreen.vert", fragment: "background.frag")
         presentProgram = try ShaderProgram(vertex: "fullscreen.vert", fragment: "present.frag")
         glGenVertexArrays(1, &emptyVAO)
-        glUseProgram(meshProgram.id)
-        let samplers: [(String, Unit)] = [
-            ("uDiffuseMap", .diffuse), ("uSpecularMap", .specular), ("uEmissionMap", .emission), ("uNormalMap", .normal),
-            ("uOcclusionMap", .occlusion), ("uMetalnessMap", .metalness), ("uRoughnessMap", .roughness),
-            ("uShadowMaps", .shadow),
-        ]
-        for (name, unit) in samplers { meshProgram.set(name, unit.rawValue) }
+        // Compile the most common variant now so that shader errors surface at creation.
+        _ = try meshProgram(for: ProgramKey(model: 2, shadows: false, maps: 0, vertexColor: false, tangents: false))
         glUseProgram(backgroundProgram.id)
         backgroundProgram.set("uImage", Unit.image.rawValue)
         glUseProgram(presentProgram.id)
@@ -44,6 +38,57 @@ final class SceneRenderer {
     }
 
     deinit { glDeleteVertexArrays(1, &emptyVAO) }
+
+    /// Which compile-time variant of mesh.frag a draw needs. Variants instead of uniform switches because the
+    /// software rasteriser (llvmpipe) runs both sides of a branch under a mask: with uniform switches every
+    /// pixel paid for all five lighting models, all texture fetches and the PCF loop (measured 7× slower).
+    struct ProgramKey: Hashable {
+        var model: Int32
+        var shadows: Bool
+        var maps: UInt8
+        var vertexColor: Bool
+        var tangents: Bool
+        static let mapDefines = [
+            "USE_DIFFUSE_MAP", "USE_SPECULAR_MAP", "USE_EMISSION_MAP", "USE_NORMAL_MAP", "USE_OCCLUSION_MAP",
+            "USE_METALNESS_MAP", "USE_ROUGHNESS_MAP",
+        ]
+    }
+
+    private func meshProgram(for key: ProgramKey) throws -> ShaderProgram {
+        if let program = meshPrograms[key] { return program }
+        var defines = ["LIGHTING_MODEL \(key.model)"]
+        if key.shadows { defines.append("USE_SHADOWS") }
+        for (bit, name) in ProgramKey.mapDefines.enumerated() where key.maps & (1 << bit) != 0 { defines.append(name) }
+        if key.vertexColor { defines.append("USE_VERTEX_COLOR") }
+        if key.tangents { defines.append("HAS_TANGENTS") }
+        let program = try ShaderProgram(vertex: "mesh.vert", fragment: "mesh.frag", defines: defines)
+        glUseProgram(program.id)
+        let samplers: [(String, Unit)] = [
+            ("uDiffuseMap", .diffuse), ("uSpecularMap", .specular), ("uEmissionMap", .emission), ("uNormalMap", .normal),
+            ("uOcclusionMap", .occlusion), ("uMetalnessMap", .metalness), ("uRoughnessMap", .roughness),
+            ("uShadowMaps", .shadow),
+        ]
+        for (name, unit) in samplers { program.set(name, unit.rawValue) }
+        meshPrograms[key] = program
+        return program
+    }
+
+    private static func modelIndex(_ model: Material.LightingModel) -> Int32 {
+        switch model {
+        case .constant: return 0
+        case .lambert: return 1
+        case .blinn: return 2
+        case .phong: return 3
+        case .physicallyBased: return 4
+        }
+    }
+
+    private static func key(for m: Material, mesh: MeshBuffers, shadows: Bool) -> ProgramKey {
+        let props: [MaterialProperty?] = [m.diffuse, m.specular, m.emission, m.normal, m.ambientOcclusion, m.metalness, m.roughness]
+        var maps: UInt8 = 0
+        for (bit, p) in props.enumerated() where p?.texture != nil { maps |= 1 << bit }
+        return ProgramKey(model: modelIndex(m.lightingModel), shadows: shadows, maps: maps, vertexColor: mesh.hasColors, tangents: mesh.hasTangents)
+    }
 
     /// Makes sure targets of this size and sample count exist.
     func prepareTargets(width: Int, height: Int, samples: Int) throws -> RenderTargets {
@@ -119,9 +164,8 @@ final class SceneRenderer {
         glDrawArrays(GLenum(gl: GL_TRIANGLES), 0, 3)
     }
 
-    private func drawItems(_ plan: FramePlan, scene: Scene) throws {
-        let p = meshProgram
-        glUseProgram(p.id)
+    /// Per-frame uniforms of a mesh program: camera, fog, lights and shadow matrices.
+    private func setFrameUniforms(_ p: ShaderProgram, _ plan: FramePlan, scene: Scene) {
         p.set("uViewProjection", plan.projection * plan.view)
         p.set("uCameraPosition", plan.cameraPosition)
         if let fog = scene.fog {
@@ -130,14 +174,26 @@ final class SceneRenderer {
         } else {
             p.set("uFogColor", Vector4f(0, 0, 0, 0))
         }
-        setLights(plan)
+        setLights(plan, p)
+        p.frameStamp = cache.frame
+    }
+
+    private func drawItems(_ plan: FramePlan, scene: Scene) throws {
+        let shadows = plan.shadowLayerCount > 0
         glActiveTexture(GLenum(gl: GL_TEXTURE0) + GLenum(Unit.shadow.rawValue))
         glBindTexture(GLenum(gl: GL_TEXTURE_2D_ARRAY), shadowMaps?.texture ?? 0)
+        var current: ShaderProgram?
         glEnable(GLenum(gl: GL_DEPTH_TEST))
         glDepthFunc(GLenum(gl: GL_LEQUAL))
         for item in plan.items {
             let mesh = try cache.mesh(for: item.geometry)
             let m = item.material
+            let p = try meshProgram(for: Self.key(for: m, mesh: mesh, shadows: shadows))
+            if p !== current {
+                glUseProgram(p.id)
+                current = p
+                if p.frameStamp != cache.frame { setFrameUniforms(p, plan, scene: scene) }
+            }
             glColorMask(
                 m.colorBufferWriteMask.contains(.red) ? 1 : 0, m.colorBufferWriteMask.contains(.green) ? 1 : 0,
                 m.colorBufferWriteMask.contains(.blue) ? 1 : 0, m.colorBufferWriteMask.contains(.alpha) ? 1 : 0)
@@ -162,9 +218,7 @@ final class SceneRenderer {
             p.set3x3("uNormalMatrix", (item.model.inverse ?? .identity).transpose)
             p.set("uTexcoordTransform", item.texcoordTransform)
             p.set("uOpacity", item.opacity * m.transparency)
-            p.set("uHasTangents", mesh.hasTangents)
-            p.set("uUseVertexColor", mesh.hasColors)
-            try bindMaterial(m)
+            try bindMaterial(m, p)
             mesh.bind()
             mesh.draw(mesh.ranges[item.elementIndex])
         }
@@ -174,8 +228,7 @@ final class SceneRenderer {
         glBindVertexArray(0)
     }
 
-    private func setLights(_ plan: FramePlan) {
-        let p = meshProgram
+    private func setLights(_ plan: FramePlan, _ p: ShaderProgram) {
         p.set("uLightCount", Int32(plan.lights.count))
         for (i, l) in plan.lights.enumerated() {
             let type: Int32
@@ -201,26 +254,13 @@ final class SceneRenderer {
         }
     }
 
-    private func bindMaterial(_ m: Material) throws {
-        let p = meshProgram
-        let model: Int32
-        switch m.lightingModel {
-        case .constant: model = 0
-        case .lambert: model = 1
-        case .blinn: model = 2
-        case .phong: model = 3
-        case .physicallyBased: model = 4
-        }
-        p.set("uLightingModel", model)
+    private func bindMaterial(_ m: Material, _ p: ShaderProgram) throws {
+        // Which maps exist is compiled into the program variant; here only the textures are bound.
         func bind(_ property: MaterialProperty?, _ unit: Unit, flag: String, srgb: Bool) throws {
-            guard let texture = property?.texture else {
-                p.set(flag, false)
-                return
-            }
+            guard let texture = property?.texture else { return }
             let gpu = try cache.texture(for: texture, srgb: srgb && texture.isSRGB)
             glActiveTexture(GLenum(gl: GL_TEXTURE0) + GLenum(unit.rawValue))
             glBindTexture(GLenum(gl: GL_TEXTURE_2D), gpu.id)
-            p.set(flag, true)
         }
         let diffuse = m.diffuse.colorValue
         p.set("uDiffuse", m.diffuse.texture == nil ? diffuse : Vector4f(m.diffuse.intensity, m.diffuse.intensity, m.diffuse.intensity, 1))
@@ -239,10 +279,10 @@ final class SceneRenderer {
         try bind(m.metalness, .metalness, flag: "uUseMetalnessMap", srgb: false)
         p.set("uRoughness", m.roughness.scalarValue)
         try bind(m.roughness, .roughness, flag: "uUseRoughnessMap", srgb: false)
-        // glTF packs metalness in blue and roughness in green of one texture; separate maps use red.
-        let packed = m.metalness.texture != nil && m.metalness.texture?.identity == m.roughness.texture?.identity
-        p.set("uMetalnessChannel", Int32(packed ? 2 : 0))
-        p.set("uRoughnessChannel", Int32(packed ? 1 : 0))
+        // Which channel scalar maps are read from (glTF packs roughness in green, metalness in blue).
+        p.set("uMetalnessChannel", Int32(m.metalness.textureChannel))
+        p.set("uRoughnessChannel", Int32(m.roughness.textureChannel))
+        p.set("uOcclusionChannel", Int32(m.ambientOcclusion.textureChannel))
         p.set("uShininess", m.shininess.scalarValue)
     }
 

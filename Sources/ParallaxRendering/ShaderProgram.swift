@@ -9,6 +9,8 @@ final class ShaderProgram {
     /// "vertex.vert + fragment.frag", for messages.
     let name: String
     private var locations: [String: GLint] = [:]
+    /// The frame whose per-frame uniforms (camera, lights, fog) were last set on this program.
+    var frameStamp = -1
 
     /// Compiles and links `vertex` and `fragment`; optional `defines` are inserted after `#version`.
     /// - Throws: ``RenderError/shader(_:)`` with the driver's log mapped to file:line.

@@ -21,6 +21,9 @@ struct BenchRenderCommand: ParsableCommand {
     @Option(help: "Frames measured per case (after one warm-up frame).")
     var frames: Int = 10
 
+    @Option(help: "MSAA samples per pixel (1 = off).")
+    var samples: Int = 4
+
     @Option(help: "Triangles of the generated scene.")
     var triangles: Int = 250_000
 
@@ -30,7 +33,9 @@ struct BenchRenderCommand: ParsableCommand {
     func run() throws {
         let renderSize = try RenderSize(parsing: size)
         guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
-        let renderer = try OffscreenRenderer(platform: try RenderCommand.parsePlatform(eglPlatform))
+        guard (1...64).contains(samples) else { throw ValidationError("--samples must be between 1 and 64") }
+        let renderer = try OffscreenRenderer(
+            platform: try RenderCommand.parsePlatform(eglPlatform), options: RenderOptions(samples: samples))
         print("device: \(renderer.deviceDescription) [\(renderer.platform.rawValue)], \(renderSize), MSAA \(renderer.options.samples)x, \(frames) frames per case")
         var cases: [(String, Scene)] = []
         if FileManager.default.fileExists(atPath: scene) {
