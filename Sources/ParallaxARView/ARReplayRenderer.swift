@@ -5,6 +5,16 @@ import ParallaxMath
 import ParallaxRendering
 import ParallaxSceneGraph
 
+/// Where the replay puts the virtual content.
+public enum ARContentPlacement: Sendable, Equatable {
+    /// At the centre of the first horizontal upward plane of at least `minimumArea` m² (a table
+    /// preferred), oriented like the plane anchor.
+    case horizontalPlane(minimumArea: Double)
+    /// `distance` metres along the optical axis of frame `atFrame` (a tap at the screen centre
+    /// without a plane), upright in the AR world.
+    case inFrontOfCamera(distance: Double, atFrame: Int)
+}
+
 /// What `parallax replay DATASET --render OUT_DIR` did.
 public struct ARReplayReport: Sendable, Codable {
     /// Session frames processed.
@@ -74,7 +84,8 @@ public final class ARReplayRenderer: ARSceneRendererDelegate {
     /// detection and light estimation; without a light estimator it gets a ``SceneLightEstimator``.
     @discardableResult
     public static func render(session: Session, outputDirectory: URL, sceneURL: URL? = nil, every: Int = 1,
-                              settings: ARRenderSettings = ARRenderSettings(), minimumPlaneArea: Double = 0.1,
+                              settings: ARRenderSettings = ARRenderSettings(),
+                              placement: ARContentPlacement = .horizontalPlane(minimumArea: 0.1),
                               maxFrames: Int? = nil, renderer: OffscreenRenderer? = nil,
                               progress: ((Int) -> Void)? = nil) throws -> ARReplayReport {
         let (content, size) = try loadContent(sceneURL)
@@ -100,16 +111,13 @@ public final class ARReplayRenderer: ARSceneRendererDelegate {
             report.framesProcessed += 1
             let geometry = ARCameraGeometry(frame.camera)
             if placed == nil, frame.camera.trackingState == .normal,
-               let plane = pickPlane(frame.planeAnchors, minimumArea: minimumPlaneArea) {
-                let T = RigidTransform(matrix: plane.transform)
-                let X_A = T * plane.center
-                let fit = 0.8 * min(plane.extent.width, plane.extent.height) / size
-                placer.contentScale = Float(min(1, fit))
+               let (X_A, R, fit, kind) = choosePlacement(placement, frame: frame, frameIndex: k) {
+                placer.contentScale = Float(min(1, fit / size))
                 let anchor = WorldAnchor(identifier: session.makeIdentifier(), name: contentAnchorName,
-                                         transform: Matrix4(rotation: T.rotation.rotationMatrix, translation: X_A))
+                                         transform: Matrix4(rotation: R, translation: X_A))
                 session.add(anchor: anchor)
                 report.contentPlacedAtFrame = k
-                report.contentPlaneClassification = plane.classification.rawValue
+                report.contentPlaneClassification = kind
                 var X_W = Vector3(Double.nan, .nan, .nan)
                 if let truth, let T_B_C, let T_W_B = truth.T_world_body(at: frame.timestampNs) {
                     X_W = (T_W_B * T_B_C) * (geometry.openCVPose.inverse * X_A)
@@ -135,6 +143,27 @@ public final class ARReplayRenderer: ARSceneRendererDelegate {
         }
         if placed != nil, !residuals.isEmpty { report.jitter = AnchorJitter(residuals: residuals) }
         return report
+    }
+
+    /// Position, orientation, usable width and a description of where to place the content now,
+    /// or nil when the placement's condition is not met yet.
+    static func choosePlacement(_ placement: ARContentPlacement, frame: Frame, frameIndex: Int)
+        -> (Vector3, Matrix3, Double, String)? {
+        switch placement {
+        case .horizontalPlane(let minimumArea):
+            guard let plane = pickPlane(frame.planeAnchors, minimumArea: minimumArea) else { return nil }
+            let T = RigidTransform(matrix: plane.transform)
+            return (T * plane.center, T.rotation.rotationMatrix, 0.8 * min(plane.extent.width, plane.extent.height),
+                    plane.classification.rawValue)
+        case .inFrontOfCamera(let distance, let atFrame):
+            guard frameIndex >= atFrame else { return nil }
+            let T = frame.camera.pose
+            let X_A = T * Vector3(0, 0, -distance)
+            // Upright: keep only the camera's heading about the AR world's y axis.
+            let forward = T.rotation.rotationMatrix * Vector3(0, 0, -1)
+            let yaw = atan2(-forward.x, -forward.z)
+            return (X_A, Quaternion(axis: Vector3(0, 1, 0), angle: yaw).rotationMatrix, 0.3, "none (in front of the camera)")
+        }
     }
 
     /// The plane to put content on: the largest horizontal upward plane classified as a table,
