@@ -54,16 +54,64 @@ public struct BrightnessChangeTracker: Sendable {
             }
         }
         guard best.score.isFinite else { return nil }
-        var ratios: [Float] = []
-        for y in max(0, -best.dy)..<min(h, h - best.dy) {
-            for x in max(0, -best.dx)..<min(w, w - best.dx) {
-                let i = y * w + x, j = (y + best.dy) * w + (x + best.dx)
-                if valid[j], prev.valid[i] { ratios.append(logs[j] - prev.log[i]) }
+        // Refine to a quarter cell: the previous thumbnail is sampled bilinearly at the shifted
+        // positions; the shift with the least log-ratio variance wins.
+        let prevLinear = prev.log.map { exp($0) }
+        var refined: (score: Float, ratios: [Double]) = (.infinity, [])
+        for fy in stride(from: -0.5 as Float, through: 0.5, by: 0.25) {
+            for fx in stride(from: -0.5 as Float, through: 0.5, by: 0.25) {
+                let r = compare(prev: prevLinear, prevValid: prev.valid, cur: logs, curValid: valid, w: w, h: h,
+                                sx: Float(best.dx) + fx, sy: Float(best.dy) + fy)
+                if r.score < refined.score { refined = r }
             }
         }
+        var ratios = refined.ratios
         guard !ratios.isEmpty else { return nil }
         ratios.sort()
-        return Double(ratios[ratios.count / 2])
+        let n = ratios.count
+        return n % 2 == 1 ? ratios[n / 2] : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2])
+    }
+
+    /// Compares the current thumbnail with the previous one displaced by (sx, sy) cells (a scene
+    /// point at cell x before is at x + sx now). Returns the variance of the per-cell log ratios
+    /// and, per region of a 4×4 grid over the overlap, the log ratio of the summed linear values
+    /// (region sums are insensitive to residual misalignment; the caller's median over regions
+    /// rejects regions where something moved or a highlight appeared).
+    private func compare(prev: [Float], prevValid: [Bool], cur: [Float], curValid: [Bool], w: Int, h: Int,
+                         sx: Float, sy: Float) -> (score: Float, ratios: [Double]) {
+        let grid = 4
+        var sumPrev = [Float](repeating: 0, count: grid * grid), sumCur = sumPrev
+        var counts = [Int](repeating: 0, count: grid * grid)
+        var sum: Float = 0, sum2: Float = 0, n = 0
+        for y in 0..<h {
+            let py = Float(y) - sy
+            guard py >= 0, py < Float(h - 1) else { continue }
+            let y0 = Int(py), ty = py - Float(y0)
+            let gy = min(grid - 1, y * grid / h)
+            for x in 0..<w {
+                let px = Float(x) - sx
+                guard px >= 0, px < Float(w - 1), curValid[y * w + x] else { continue }
+                let x0 = Int(px), tx = px - Float(x0)
+                let i00 = y0 * w + x0, i01 = i00 + 1, i10 = i00 + w, i11 = i10 + 1
+                guard prevValid[i00], prevValid[i01], prevValid[i10], prevValid[i11] else { continue }
+                let top = prev[i00] + (prev[i01] - prev[i00]) * tx
+                let bottom = prev[i10] + (prev[i11] - prev[i10]) * tx
+                let p = top + (bottom - top) * ty
+                let c = exp(cur[y * w + x])
+                guard p > 0 else { continue }
+                let r = log(c / p)
+                sum += r; sum2 += r * r; n += 1
+                let g = gy * grid + min(grid - 1, x * grid / w)
+                sumPrev[g] += p; sumCur[g] += c; counts[g] += 1
+            }
+        }
+        guard n >= max(16, w * h / 4) else { return (.infinity, []) }
+        let mean = sum / Float(n)
+        var ratios: [Double] = []
+        for g in 0..<(grid * grid) where counts[g] >= 4 && sumPrev[g] > 0 && sumCur[g] > 0 {
+            ratios.append(Double(log(sumCur[g] / sumPrev[g])))
+        }
+        return (sum2 / Float(n) - mean * mean, ratios)
     }
 
     /// Forgets the previous frame.
