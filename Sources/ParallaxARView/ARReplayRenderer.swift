@@ -27,6 +27,8 @@ public struct ARReplayReport: Sendable, Codable {
     public var contentPlaneClassification: String?
     /// Anchor stability against ground truth (nil without ground truth or content).
     public var jitter: AnchorJitter?
+    /// The light estimate of the last frame (nil when light estimation was off).
+    public var lastLight: ARRenderLight?
 }
 
 /// Replays a session and writes composited frames: once a horizontal plane of at least
@@ -110,6 +112,7 @@ public final class ARReplayRenderer: ARSceneRendererDelegate {
             let k = report.framesProcessed
             report.framesProcessed += 1
             let geometry = ARCameraGeometry(frame.camera)
+            report.lastLight = frame.lightEstimate.map { ARRenderLight($0) }
             if placed == nil, frame.camera.trackingState == .normal,
                let (X_A, R, fit, kind) = choosePlacement(placement, frame: frame, frameIndex: k) {
                 placer.contentScale = Float(min(1, fit / size))

@@ -35,3 +35,24 @@ import Testing
         #expect(jitter.frames > 0)
     }
 }
+
+/// Opt-in: replay a longer simulated dataset (PARALLAX_REPLAY_DATASET) into PARALLAX_REPLAY_OUT,
+/// placing the demo content on the first horizontal plane, and print the anchor jitter.
+@Test func longReplayFigures() throws {
+    let env = ProcessInfo.processInfo.environment
+    guard let path = env["PARALLAX_REPLAY_DATASET"], let out = env["PARALLAX_REPLAY_OUT"] else {
+        print("skipped: set PARALLAX_REPLAY_DATASET and PARALLAX_REPLAY_OUT to render a long replay")
+        return
+    }
+    guard let renderer = ARTestScenes.renderer else { return }
+    ARTestScenes.lock.lock(); defer { ARTestScenes.lock.unlock() }
+    let session = try Session(datasetAt: URL(fileURLWithPath: path))
+    var settings = ARRenderSettings()
+    settings.debugOptions = [.showPlanes, .showWorldOrigin, .showFeaturePoints]
+    let report = try ARReplayRenderer.render(
+        session: session, outputDirectory: URL(fileURLWithPath: out),
+        sceneURL: ARReplayRendererTests.repo.appendingPathComponent("Scenes/ar-demo.json"),
+        every: Int(env["PARALLAX_REPLAY_EVERY"] ?? "25") ?? 25, settings: settings,
+        maxFrames: env["PARALLAX_REPLAY_MAX"].flatMap { Int($0) }, renderer: renderer)
+    print("LONGREPLAY", report)
+}

@@ -9,21 +9,22 @@ import ParallaxVision
 /// the planes' shading (``DirectionalLightFit``), as ARCore's environmental HDR mode offers.
 ///
 /// Plane shading is taken from the captured image, assumed undistorted (the session's default
-/// `undistortsCapturedImage`), so `Camera.intrinsics` describe it. To follow light changes and
-/// auto-exposure, each frame's plane medians are divided by that frame's raw ambient level, the
-/// last `windowFrames` frames are pooled (median per plane), and the fit is rescaled by the
-/// current ambient level.
+/// `undistortsCapturedImage`), so `Camera.intrinsics` describe it. A camera rarely sees three
+/// differently oriented planes at once, so each plane keeps its last `windowFrames`
+/// observations, each divided by the (filtered) ambient level of its frame so that light and
+/// exposure changes cancel; the fit uses the median per plane and is rescaled by the current
+/// ambient level. Assumes the planes share one albedo (grey-world).
 public struct SceneLightEstimator: LightEstimator {
     /// The ambient part.
     public var ambient: AmbientLightEstimator
-    /// Frames pooled for the plane fit.
+    /// Observations kept per plane for the fit.
     public var windowFrames: Int
     /// Pixel step of the plane sampling.
     public var planeSamplingStep: Int
     /// Fit the directional light every this many frames (the fit is cheap but not free).
     public var fitInterval: Int
-    /// Per frame: plane id → (normal, normalised median, pixel count).
-    private var history: [[String: (Vector3, Double, Int)]] = []
+    /// Per plane: normal, normalised medians (most recent last), pixel counts.
+    private var history: [String: (normal: Vector3, values: [Double], pixels: Int)] = [:]
     private var lastFit: DirectionalLightFit?
     private var frameCount = 0
 
@@ -44,33 +45,38 @@ public struct SceneLightEstimator: LightEstimator {
 
         let lens = PinholeRadTanCamera(width: image.width, height: image.height,
                                        fx: camera.fx, fy: camera.fy, cx: camera.cx, cy: camera.cy)
-        let shading = planes.map { ShadingPlane(id: $0.identifier.uuidString, normal: $0.normal, polygon: $0.worldBoundary) }
+        // A detected plane's normal may point either way (walls especially); shading is seen on the
+        // side facing the camera, so orient each normal towards it.
+        let eye = camera.position
+        let shading = planes.map { p -> ShadingPlane in
+            let n = (eye - p.origin).dot(p.normal) >= 0 ? p.normal : -p.normal
+            return ShadingPlane(id: p.identifier.uuidString, normal: n, polygon: p.worldBoundary)
+        }
         var acc = PlaneShadingAccumulator(step: planeSamplingStep)
         acc.add(image: image, model: lens, T_world_camera: camera.poseOpenCV, planes: shading)
-        var entry: [String: (Vector3, Double, Int)] = [:]
-        for s in acc.samples(minimumPixels: 10) { entry[s.id] = (s.normal, s.radiance / a.brightness.linearLuminance, s.pixelCount) }
-        history.append(entry)
-        if history.count > windowFrames { history.removeFirst(history.count - windowFrames) }
-
+        let level = a.ambientIntensity / 1000 * ambient.referenceLinearLuminance
+        for sample in acc.samples(minimumPixels: 10) {
+            var h = history[sample.id] ?? (sample.normal, [], 0)
+            h.normal = sample.normal
+            h.values.append(sample.radiance / level)
+            if h.values.count > windowFrames { h.values.removeFirst(h.values.count - windowFrames) }
+            h.pixels = min(h.pixels + sample.pixelCount, 1 << 40)
+            history[sample.id] = h
+        }
+        let live = Set(planes.map { $0.identifier.uuidString })
+        history = history.filter { live.contains($0.key) }
         if frameCount % fitInterval == 0 || lastFit == nil {
-            var pooled: [String: (Vector3, [Double], Int)] = [:]
-            for frame in history {
-                for (id, v) in frame {
-                    pooled[id, default: (v.0, [], 0)].1.append(v.1)
-                    pooled[id]?.2 += v.2
-                }
-            }
-            let samples = pooled.keys.sorted().compactMap { id -> PlaneShadingSample? in
-                guard let p = pooled[id] else { return nil }
-                let sorted = p.1.sorted()
-                return PlaneShadingSample(id: id, normal: p.0, radiance: sorted[sorted.count / 2], pixelCount: p.2)
+            let samples = history.keys.sorted().compactMap { id -> PlaneShadingSample? in
+                guard let h = history[id], !h.values.isEmpty else { return nil }
+                let sorted = h.values.sorted()
+                return PlaneShadingSample(id: id, normal: h.normal, radiance: sorted[sorted.count / 2], pixelCount: h.pixels)
             }
             lastFit = DirectionalLightFit.fit(samples) ?? lastFit
         }
         guard var fit = lastFit else { return result }
         // Back from "relative to the frame's mean" to this frame's linear level.
-        fit.ambient *= a.brightness.linearLuminance
-        fit.directional *= a.brightness.linearLuminance
+        fit.ambient *= level
+        fit.directional *= level
         let env = EnvironmentLightEstimate(fit: fit, referenceLinearLuminance: ambient.referenceLinearLuminance)
         result.primaryLightDirection = env.primaryLightDirection
         result.primaryLightIntensity = env.primaryLightIntensity
