@@ -34,6 +34,8 @@ extension SIMD3 where Scalar: FloatingPoint {
 extension SIMD4 where Scalar: FloatingPoint {
     /// The first three components.
     @inlinable public var xyz: SIMD3<Scalar> { SIMD3(x, y, z) }
+    /// Euclidean length.
+    @inlinable public var norm: Scalar { (self * self).sum().squareRoot() }
 }
 
 extension SIMD2 where Scalar: FloatingPoint {

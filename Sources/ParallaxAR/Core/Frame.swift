@@ -34,10 +34,15 @@ public struct Frame: Sendable {
     public var lightEstimate: LightEstimate?
     /// Feature points currently tracked with a 3D position (nil when disabled).
     public var rawFeaturePoints: PointCloud?
+    /// Unit vector against gravity in the AR world: (0, 1, 0) with ``WorldAlignment/gravity``,
+    /// the first camera's view of "up" with ``WorldAlignment/camera``. Used by hit tests that
+    /// estimate horizontal and vertical planes.
+    public var worldUp: Vector3
 
     /// Creates a frame.
     public init(timestamp: Double, timestampNs: Int64, capturedImage: AnyImage, camera: Camera,
-                anchors: [any Anchor], lightEstimate: LightEstimate?, rawFeaturePoints: PointCloud?) {
+                anchors: [any Anchor], lightEstimate: LightEstimate?, rawFeaturePoints: PointCloud?,
+                worldUp: Vector3 = Vector3(0, 1, 0)) {
         self.timestamp = timestamp
         self.timestampNs = timestampNs
         self.capturedImage = capturedImage
@@ -45,6 +50,7 @@ public struct Frame: Sendable {
         self.anchors = anchors
         self.lightEstimate = lightEstimate
         self.rawFeaturePoints = rawFeaturePoints
+        self.worldUp = worldUp
     }
 
     /// The plane anchors among ``anchors``.

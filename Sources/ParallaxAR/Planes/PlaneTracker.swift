@@ -13,8 +13,10 @@ import ParallaxMath
 ///    single free parameter, evaluated exhaustively), vertical ones by RANSAC on pairs of points
 ///    (Fischler & Bolles 1981) with a seeded generator; each candidate keeps its largest
 ///    connected cluster and needs ``minimumPoints`` and ``minimumArea``.
-/// 3. **Merge** planes of the same orientation whose equations agree (≤ 10°, ≤ 4 cm) and whose
-///    boundaries touch: the younger one is removed and its boundary joins the older one.
+/// 3. **Merge** planes of the same orientation whose equations agree (≤ 10°, ≤ 5 cm) and whose
+///    boundaries come within ``linkRadius``: the younger one is removed and its boundary joins
+///    the older one. New horizontal slabs within ``duplicateSeparation`` of a known plane over
+///    the same area are not detected as planes (triangulation noise, rugs).
 /// 4. **Classify** from orientation and height relative to the camera (see ``classify()``).
 struct PlaneTracker {
     /// Orientations to detect.
@@ -22,11 +24,16 @@ struct PlaneTracker {
     /// Point-to-plane distance for inliers (m).
     var distanceThreshold = 0.025
     /// Single-linkage radius of clusters (m).
-    var linkRadius = 0.3
-    /// Points a new plane needs.
-    var minimumPoints = 20
+    var linkRadius = 0.8
+    /// Points a new horizontal plane needs (one free parameter: a dozen points in a thin slab
+    /// spread over ≥ ``minimumArea`` is already strong evidence).
+    var minimumPoints = 12
+    /// Points a new vertical plane needs (two free parameters, found by random sampling).
+    var minimumVerticalPoints = 20
     /// Boundary area a new plane needs (m²).
     var minimumArea = 0.05
+    /// Parallel planes closer than this (m) over the same area are one surface.
+    var duplicateSeparation = 0.10
     /// RANSAC iterations for vertical planes.
     var ransacIterations = 200
 
@@ -137,8 +144,15 @@ struct PlaneTracker {
             let cluster = PointClusters.components(planar, radius: linkRadius).first ?? []
             let members = cluster.map { inliers[$0] }.sorted()
             let area = abs(ConvexPolygon.signedArea(ConvexPolygon.hull(members.map { Vector2(points[$0].x, points[$0].y) })))
-            if members.count >= minimumPoints, area >= minimumArea {
-                let normal = Vector3(0, 0, camera.z >= h ? 1 : -1)
+            let normalZ: Double = camera.z >= h ? 1 : -1
+            let shadowed = planes.values.contains { p in
+                // A slab just above or below a known plane over the same area is that plane's
+                // noise (or a rug on a floor), not a new surface.
+                p.alignment == .horizontal && p.normal.z == normalZ && abs(p.offset - normalZ * h) < duplicateSeparation
+                    && members.contains { PointClusters.distance(p.planar(points[$0]), toConvex: p.planarBoundary) <= linkRadius }
+            }
+            if members.count >= minimumPoints, area >= minimumArea, !shadowed {
+                let normal = Vector3(0, 0, normalZ)
                 let plane = newPlane(.horizontal, normal: normal, points: members.map { points[$0] }, time: time)
                 planes[plane.id] = plane
                 for i in members { free[i] = false }
@@ -160,7 +174,7 @@ struct PlaneTracker {
     private mutating func detectVertical(_ points: [Vector3], free: inout [Bool], camera: Vector3, time: Double) {
         for _ in 0..<6 {
             let pool = (0..<points.count).filter { free[$0] }
-            guard pool.count >= minimumPoints else { return }
+            guard pool.count >= minimumVerticalPoints else { return }
             // Score on at most ~1500 points (a fixed stride) to bound the cost.
             let stride = max(1, pool.count / 1500)
             let sample = Swift.stride(from: 0, to: pool.count, by: stride).map { pool[$0] }
@@ -176,7 +190,7 @@ struct PlaneTracker {
                 for i in sample where abs(points[i].dot(n) - offset) < distanceThreshold { count += 1 }
                 if count > best?.count ?? 0 { best = (count, n, offset) }
             }
-            guard let best, best.count * stride >= minimumPoints else { return }
+            guard let best, best.count * stride >= minimumVerticalPoints else { return }
             var inliers = pool.filter { abs(points[$0].dot(best.normal) - best.offset) < distanceThreshold }
             let c = inliers.map { points[$0] }.reduce(Vector3.zero, +) / Double(max(inliers.count, 1))
             guard var n = Self.verticalNormal(inliers.map { points[$0] }, centroid: c) else { return }
@@ -190,7 +204,7 @@ struct PlaneTracker {
             let height = (zs.max() ?? 0) - (zs.min() ?? 0)
             let area = abs(ConvexPolygon.signedArea(ConvexPolygon.hull(members.map { Vector2(points[$0].dot(e1), points[$0].z) })))
             // A vertical plane must rise: a line of floor points is not a wall.
-            guard members.count >= minimumPoints, area >= minimumArea, height >= 0.15 else { return }
+            guard members.count >= minimumVerticalPoints, area >= minimumArea, height >= 0.15 else { return }
             let plane = newPlane(.vertical, normal: n, points: members.map { points[$0] }, time: time)
             planes[plane.id] = plane
             for i in members { free[i] = false }
@@ -208,10 +222,11 @@ struct PlaneTracker {
                 let cosine = pa.normal.dot(pb.normal)
                 guard cosine > cos(10 * Double.pi / 180) else { continue }
                 let gap = pb.boundary.map { abs($0.dot(pa.normal) - pa.offset) }.max() ?? .infinity
-                guard gap < 0.04 else { continue }
+                guard gap < 0.05 else { continue }
                 let hullA = pa.planarBoundary
-                let touching = pb.boundary.contains { PointClusters.distance(pa.planar($0), toConvex: hullA) <= 0.1 }
-                    || pa.boundary.contains { PointClusters.distance(pb.planar($0), toConvex: pb.planarBoundary) <= 0.1 }
+                let hullB = pb.planarBoundary.map { pa.planar(pb.spatial($0)) }
+                let touching = pb.boundary.contains { PointClusters.distance(pa.planar($0), toConvex: hullA) <= linkRadius }
+                    || pa.boundary.contains { PointClusters.distance(pa.planar($0), toConvex: hullB) <= linkRadius }
                 guard touching else { continue }
                 let wa = Double(pa.inlierCount), wb = Double(pb.inlierCount)
                 pa.offset = (pa.offset * wa + pb.normal.dot(pa.normal) * pb.offset * wb) / (wa + wb)
@@ -226,13 +241,13 @@ struct PlaneTracker {
         return removed
     }
 
-    /// Floor: the lowest upward-facing plane at least 0.5 m below the mean camera height (and
+    /// Floor: the lowest upward-facing plane at least 1 m below the mean camera height (and
     /// anything within 10 cm of it); table: upward-facing, 0.3–1.3 m above the floor; ceiling:
     /// downward-facing, above the mean camera height; wall: vertical; otherwise none.
     private mutating func classify() {
         let cameraHeight = cameraHeightSum / Double(max(cameraCount, 1))
         let ups = planes.values.filter { $0.alignment == .horizontal && $0.normal.z > 0 }
-        let floorLevel = ups.filter { cameraHeight - $0.offset > 0.5 && $0.area >= 0.1 }.map(\.offset).min()
+        let floorLevel = ups.filter { cameraHeight - $0.offset > 1.0 && $0.area >= 0.1 }.map(\.offset).min()
         for id in planes.keys {
             guard var p = planes[id] else { continue }
             if p.alignment == .vertical {

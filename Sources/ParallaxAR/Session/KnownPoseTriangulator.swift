@@ -20,6 +20,10 @@ struct KnownPoseTriangulator {
     var maximumReprojectionError = 1.5
     /// Observations kept per track (the first one plus the most recent ones).
     var maximumObservations = 24
+    /// Feature position noise assumed for the uncertainty gate (pixels, 1σ).
+    var angularSigma = 0.5
+    /// Largest 1σ position uncertainty (m, along the worst direction) a published point may have.
+    var maximumPositionSigma = 0.15
 
     private var tracker: FeatureTracker
     private let focal: Double
@@ -68,23 +72,52 @@ struct KnownPoseTriangulator {
         guard list.count >= 3, let first = list.first, let last = list.last else { return nil }
         let angle = acos(max(-1, min(1, first.bearing.dot(last.bearing))))
         guard angle >= minimumParallax else { return nil }
-        var A = Matrix3(diagonal: .zero)
-        var rhs = Vector3.zero
-        for r in list {
-            let P = Matrix3.identity - Matrix3.outer(r.bearing, r.bearing)
-            A = A + P
-            rhs += P * r.centre
+        // Two passes: unweighted, then each ray weighted by 1/depth² (its perpendicular error
+        // grows with depth for a fixed angular error), which is the maximum-likelihood point for
+        // isotropic angular noise to first order.
+        var depths = [Double](repeating: 1, count: list.count)
+        var point = Vector3.zero
+        var information = Matrix3(diagonal: .zero)
+        for _ in 0..<2 {
+            var A = Matrix3(diagonal: .zero)
+            var rhs = Vector3.zero
+            for (r, depth) in zip(list, depths) {
+                let P = (Matrix3.identity - Matrix3.outer(r.bearing, r.bearing)) * (1 / (depth * depth))
+                A = A + P
+                rhs += P * r.centre
+            }
+            guard let Ainv = A.inverse else { return nil }
+            point = Ainv * rhs
+            information = A
+            depths = list.map { max(0.05, (point - $0.centre).dot($0.bearing)) }
         }
-        guard let Ainv = A.inverse else { return nil }
-        let p = Ainv * rhs
         let gate = maximumReprojectionError / focal  // as an angle (small-angle approximation)
         for r in list {
-            let v = p - r.centre
+            let v = point - r.centre
             let depth = v.dot(r.bearing)
             guard depth > 0.05 else { return nil }
             let perpendicular = (v - r.bearing * depth).norm / depth
             guard perpendicular <= gate else { return nil }
         }
-        return p
+        // Covariance σ_θ² · A⁻¹ (A weighted by 1/depth²); keep only well-constrained points.
+        guard let covariance = information.inverse else { return nil }
+        let sigma = angularSigma / focal
+        let worst = Self.largestEigenvalue(covariance) * sigma * sigma
+        guard worst.squareRoot() <= maximumPositionSigma else { return nil }
+        return point
+    }
+
+    /// Largest eigenvalue of a symmetric positive semi-definite 3×3 matrix (power iteration;
+    /// 30 steps are plenty for the elongated covariances of triangulated points).
+    static func largestEigenvalue(_ m: Matrix3) -> Double {
+        var v = Vector3(0.577, 0.577, 0.577)
+        var lambda = 0.0
+        for _ in 0..<30 {
+            let w = m * v
+            lambda = w.norm
+            guard lambda > 0 else { return 0 }
+            v = w / lambda
+        }
+        return lambda
     }
 }

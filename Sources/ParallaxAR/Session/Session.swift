@@ -245,7 +245,8 @@ public final class Session {
             lightEstimator = estimator
         }
         return Frame(timestamp: event.timestamp, timestampNs: event.timestampNs, capturedImage: captured,
-                     camera: camera, anchors: anchors, lightEstimate: light, rawFeaturePoints: cloud)
+                     camera: camera, anchors: anchors, lightEstimate: light, rawFeaturePoints: cloud,
+                     worldUp: T_A_W?.rotate(Vector3(0, 0, 1)) ?? Vector3(0, 1, 0))
     }
 
     private func applyPlaneChanges(_ changes: PlaneChanges, T_A_W: RigidTransform) {
