@@ -17,6 +17,8 @@ public struct PlaneScore: Sendable, Equatable {
     public var normalErrorDeg: Double?
     /// Distance of the detected boundary's centroid from the truth plane (cm).
     public var offsetErrorCm: Double?
+    /// The same, signed: positive when the detected plane lies on the truth normal's side (cm).
+    public var signedOffsetCm: Double?
     /// Intersection over union of the detected and true polygons, on the truth plane.
     public var iou: Double?
     /// Detected area (m²).
@@ -85,6 +87,7 @@ public struct PlaneEvaluator {
                     s.truthID = t.id
                     s.truthKind = t.kind
                     s.normalErrorDeg = acos(max(-1, min(1, m.normal.dot(t.normal)))) * 180 / .pi
+                    s.signedOffsetCm = (m.centroid - t.centre).dot(t.normal) * 100
                     s.offsetErrorCm = abs((m.centroid - t.centre).dot(t.normal)) * 100
                     s.iou = m.iou
                     if m.index == largestFloor, m.overlap > floor?.overlap ?? -1 { floor = (s, m.overlap) }
