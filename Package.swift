@@ -80,7 +80,9 @@ let package = Package(
         .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging"]),
         .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"], exclude: ["Fixtures"]),
         .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision"]),
-        .testTarget(name: "ParallaxTrackingTests", dependencies: ["ParallaxTracking"]),
+        .testTarget(
+            name: "ParallaxTrackingTests",
+            dependencies: ["ParallaxTracking", "ParallaxDatasets", "ParallaxSimulation", "ParallaxSceneGraph"]),
         .testTarget(name: "ParallaxARTests", dependencies: ["ParallaxAR"]),
         .testTarget(name: "ParallaxARViewTests", dependencies: ["ParallaxARView"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),

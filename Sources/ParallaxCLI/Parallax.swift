@@ -12,7 +12,8 @@ struct Parallax: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            InfoCommand.self, EvaluateCommand.self, RenderCommand.self, ViewCommand.self, SimulateCommand.self,
-            BenchCommand.self,
+            InfoCommand.self, ReplayCommand.self, HitTestCommand.self, EvaluateCommand.self,
+            EvaluatePlanesCommand.self, EvaluateLightCommand.self, RenderCommand.self, ViewCommand.self,
+            SimulateCommand.self, BenchCommand.self,
         ])
 }

@@ -6,5 +6,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure speed and memory (use a release build).",
-        subcommands: [BenchRenderCommand.self, BenchReplayCommand.self])
+        subcommands: [
+            BenchRenderCommand.self, BenchReplayCommand.self, BenchFrontEndCommand.self, BenchSimulateCommand.self,
+        ])
 }

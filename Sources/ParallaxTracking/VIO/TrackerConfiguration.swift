@@ -24,9 +24,13 @@ public struct TrackerConfiguration: Sendable {
     /// Static (from rest) initialiser settings.
     public var staticInitializer = StaticInitializer.Configuration()
     /// Seconds of motion after which the estimator initialises from motion if it never saw a still window.
-    public var motionInitializationDelay: Double = 0.3
+    public var motionInitializationDelay: Double = 0.6
     /// Velocity standard deviation (m/s) below which an initialising filter is reported `normal`.
     public var convergedVelocitySigma: Double = 0.05
+    /// Median feature motion (pixels per frame) below which the camera is considered still.
+    public var stationaryPixelThreshold: Double = 0.2
+    /// Standard deviation (m/s) of the zero-velocity measurement applied while still.
+    public var zeroVelocitySigma: Double = 0.01
     /// Minimum number of features the front-end must track for `normal` tracking.
     public var minimumFeatures: Int = 15
     /// Angular rate (rad/s) above which tracking is reported `limited(excessiveMotion)`.

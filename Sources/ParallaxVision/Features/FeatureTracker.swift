@@ -66,6 +66,16 @@ public struct FeatureTracker: Sendable {
                                     tracker: klt)
     }
 
+    /// The features of the last processed frame.
+    public var currentFeatures: [TrackedFeature] { features }
+
+    /// Forgets all tracks (e.g. after a tracking failure); the next frame detects afresh.
+    /// Ids keep increasing, so an id is never reused for a different feature.
+    public mutating func reset() {
+        features = []
+        previousPyramid = nil
+    }
+
     /// Processes one image (and its right partner for stereo).
     ///
     /// - Parameters:

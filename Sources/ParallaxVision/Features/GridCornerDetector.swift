@@ -41,7 +41,7 @@ public struct GridCornerDetector: Sendable {
 
     /// Creates a detector; defaults suit 752×480 EuRoC frames with 150–200 features.
     public init(gridColumns: Int = 20, gridRows: Int = 12, minDistance: Double = 20,
-                qualityLevel: Float = 0.01, minScore: Float = 8, windowRadius: Int = 2,
+                qualityLevel: Float = 0.001, minScore: Float = 4, windowRadius: Int = 2,
                 border: Int = 10) {
         self.gridColumns = gridColumns
         self.gridRows = gridRows

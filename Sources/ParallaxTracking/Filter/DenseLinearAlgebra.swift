@@ -1,0 +1,165 @@
+import ParallaxMath
+import Foundation
+
+/// Small dense kernels on row-major `[Double]` buffers for the filter's hot paths.
+///
+/// The filter's matrices change size every frame (clones come and go) and are at most ~100×100,
+/// so flat arrays with unchecked pointer loops beat a general matrix type here.
+enum Dense {
+    /// In-place lower Cholesky factor of the symmetric positive-definite `n×n` matrix `a`
+    /// (upper triangle zeroed). Pivots below `tolerance × max diagonal` make the column zero
+    /// instead of failing, which gives a factor of the positive semidefinite part (rank-revealing
+    /// in the way the MSCKF compression needs). Returns the number of non-zero pivots.
+    @discardableResult
+    static func choleskySemidefinite(_ a: inout [Double], n: Int, tolerance: Double = 1e-12) -> Int {
+        var maxDiag = 0.0
+        for i in 0..<n { maxDiag = max(maxDiag, a[i * n + i]) }
+        let floor = max(maxDiag * tolerance, 1e-300)
+        var rank = 0
+        a.withUnsafeMutableBufferPointer { m in
+            for j in 0..<n {
+                var d = m[j * n + j]
+                for k in 0..<j { d -= m[j * n + k] * m[j * n + k] }
+                if d <= floor {
+                    for i in j..<n { m[i * n + j] = 0 }
+                    continue
+                }
+                rank += 1
+                let l = d.squareRoot()
+                m[j * n + j] = l
+                let inv = 1 / l
+                for i in (j + 1)..<max(j + 1, n) {
+                    var s = m[i * n + j]
+                    for k in 0..<j { s -= m[i * n + k] * m[j * n + k] }
+                    m[i * n + j] = s * inv
+                }
+            }
+            for i in 0..<n { for j in (i + 1)..<max(i + 1, n) { m[i * n + j] = 0 } }
+        }
+        return rank
+    }
+
+    /// Strict Cholesky: false when `a` is not positive definite.
+    static func cholesky(_ a: inout [Double], n: Int) -> Bool {
+        var ok = true
+        a.withUnsafeMutableBufferPointer { m in
+            for j in 0..<n {
+                var d = m[j * n + j]
+                for k in 0..<j { d -= m[j * n + k] * m[j * n + k] }
+                guard d > 0, d.isFinite else { ok = false; return }
+                let l = d.squareRoot()
+                m[j * n + j] = l
+                for i in (j + 1)..<max(j + 1, n) {
+                    var s = m[i * n + j]
+                    for k in 0..<j { s -= m[i * n + k] * m[j * n + k] }
+                    m[i * n + j] = s / l
+                }
+            }
+        }
+        return ok
+    }
+
+    /// Solves `L y = b` in place (forward substitution); zero pivots give zero components.
+    static func forwardSubstitute(_ l: [Double], n: Int, _ b: inout [Double]) {
+        for i in 0..<n {
+            var s = b[i]
+            for k in 0..<i { s -= l[i * n + k] * b[k] }
+            let d = l[i * n + i]
+            b[i] = d != 0 ? s / d : 0
+        }
+    }
+
+    /// Solves `Lᵀ x = y` in place (back substitution).
+    static func backSubstitute(_ l: [Double], n: Int, _ b: inout [Double]) {
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            var s = b[i]
+            for k in (i + 1)..<max(i + 1, n) { s -= l[k * n + i] * b[k] }
+            let d = l[i * n + i]
+            b[i] = d != 0 ? s / d : 0
+        }
+    }
+
+    /// Applies Householder reflections that make the `m×3` block `hf` upper triangular to the rows of
+    /// `hx` (`m×c`) and `r` (`m`), then drops the first three rows: the result spans the left null
+    /// space of `hf` (Mourikis & Roumeliotis 2007, eq. 23–24, computed without forming the null basis).
+    /// Returns the projected `(m−3)×c` matrix and residual; `nil` when `m ≤ 3`.
+    static func nullSpaceProject(hf: inout [Double], hx: inout [Double], r: inout [Double], rows m: Int, columns c: Int)
+        -> (hx: [Double], r: [Double])? {
+        guard m > 3 else { return nil }
+        var v = [Double](repeating: 0, count: m)
+        for j in 0..<3 {
+            // Householder vector for column j, rows j..<m.
+            var norm2 = 0.0
+            for i in j..<m { norm2 += hf[i * 3 + j] * hf[i * 3 + j] }
+            let norm = norm2.squareRoot()
+            if norm < 1e-300 { continue }
+            let x0 = hf[j * 3 + j]
+            let alpha = x0 >= 0 ? -norm : norm
+            for i in j..<m { v[i] = hf[i * 3 + j] }
+            v[j] = x0 - alpha
+            var vv = 0.0
+            for i in j..<m { vv += v[i] * v[i] }
+            if vv < 1e-300 { continue }
+            let beta = 2 / vv
+            // Apply (I − β v vᵀ) to hf's remaining columns, hx and r.
+            for col in j..<3 {
+                var s = 0.0
+                for i in j..<m { s += v[i] * hf[i * 3 + col] }
+                s *= beta
+                for i in j..<m { hf[i * 3 + col] -= s * v[i] }
+            }
+            hx.withUnsafeMutableBufferPointer { h in
+                for col in 0..<c {
+                    var s = 0.0
+                    for i in j..<m { s += v[i] * h[i * c + col] }
+                    s *= beta
+                    if s != 0 { for i in j..<m { h[i * c + col] -= s * v[i] } }
+                }
+            }
+            var s = 0.0
+            for i in j..<m { s += v[i] * r[i] }
+            s *= beta
+            for i in j..<m { r[i] -= s * v[i] }
+        }
+        let out = Array(hx[(3 * c)...])
+        return (out, Array(r[3...]))
+    }
+}
+
+/// Chi-squared quantiles at 95 % (table for small degrees of freedom, Wilson–Hilferty beyond).
+enum ChiSquared {
+    private static let table95: [Double] = [3.841, 5.991, 7.815, 9.488, 11.070, 12.592, 14.067, 15.507, 16.919, 18.307,
+                                             19.675, 21.026, 22.362, 23.685, 24.996, 26.296, 27.587, 28.869, 30.144, 31.410]
+
+    /// The quantile of probability `p` for `dof` degrees of freedom (p = 0.95 uses the table).
+    static func quantile(dof: Int, probability p: Double = 0.95) -> Double {
+        if abs(p - 0.95) < 1e-9, dof >= 1, dof <= table95.count { return table95[dof - 1] }
+        // Wilson & Hilferty (1931): (X/ν)^(1/3) is approximately normal.
+        let z = normalQuantile(p)
+        let k = Double(max(dof, 1))
+        let a = 2 / (9 * k)
+        let t = 1 - a + z * a.squareRoot()
+        return k * t * t * t
+    }
+
+    /// Standard normal quantile (Acklam's rational approximation, |error| < 1.2e-9).
+    static func normalQuantile(_ p: Double) -> Double {
+        let a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02,
+                 -3.066479806614716e+01, 2.506628277459239e+00]
+        let b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01,
+                 -1.328068155288572e+01]
+        let c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00, -2.549732539343734e+00,
+                 4.374664141464968e+00, 2.938163982698783e+00]
+        let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
+        let pl = 0.02425
+        if p < pl {
+            let q = (-2 * log(p)).squareRoot()
+            return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+        }
+        if p > 1 - pl { return -normalQuantile(1 - p) }
+        let q = p - 0.5, r = q * q
+        return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
+            / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import ParallaxMath
+
+/// One observation of a feature: undistorted normalised coordinates in cam0 (and cam1 when stereo).
+struct Observation {
+    /// Frame number of the clone it belongs to.
+    var frame: Int
+    /// cam0 normalised coordinates (x/z, y/z).
+    var left: Vector2
+    /// cam1 normalised coordinates, when the stereo match passed.
+    var right: Vector2?
+}
+
+/// A feature's observations inside the window.
+struct FeatureTrack {
+    var id: Int
+    var observations: [Observation]
+    /// Number of measurements (left + right) it holds.
+    var measurementCount: Int { observations.reduce(0) { $0 + ($1.right == nil ? 1 : 2) } }
+}
+
+/// The camera rig: extrinsics of cam0 and (optionally) cam1 in the body frame.
+struct CameraRig {
+    var R_body_cam0: Matrix3
+    var p_body_cam0: Vector3
+    /// cam1 relative to cam0: p_c1 = R_c1_c0 p_c0 + t_c1_c0.
+    var R_c1_c0: Matrix3
+    var t_c1_c0: Vector3
+    var hasRight: Bool
+
+    /// World pose (R_world_cam, p_world_cam) of camera `index` for body pose (R, p).
+    func cameraPose(_ index: Int, bodyRotation r: Matrix3, bodyPosition p: Vector3) -> (Matrix3, Vector3) {
+        let rc0 = r * R_body_cam0
+        let pc0 = p + r * p_body_cam0
+        if index == 0 { return (rc0, pc0) }
+        // p_c0 = R_c1_c0ᵀ (p_c1 − t) ⇒ cam1 in world: R_w_c1 = R_w_c0 R_c1_c0ᵀ, origin = pc0 − R_w_c1 t.
+        let rc1 = rc0 * R_c1_c0.transpose
+        return (rc1, pc0 - rc1 * t_c1_c0)
+    }
+}
+
+/// Multi-view triangulation: linear least squares on rays, then Gauss–Newton on the
+/// normalised reprojection error (the MSCKF's feature estimate, Mourikis & Roumeliotis 2007 §III-C,
+/// solved here directly in world coordinates, which is well conditioned once parallax is checked).
+enum Triangulation {
+    /// Returns the world point, or nil when parallax is too small, the point is behind a camera,
+    /// or the fit is poor. `poses[k]` is the body pose of observation k's clone.
+    static func triangulate(_ obs: [Observation], poses: [(Matrix3, Vector3)], rig: CameraRig,
+                            iterations: Int = 5, minParallax: Double = 0.01, maxErrorNormalized: Double = 0.01)
+        -> Vector3? {
+        var rays: [(Matrix3, Vector3, Vector2)] = []   // R_world_cam, p_world_cam, normalised coordinates
+        rays.reserveCapacity(obs.count * 2)
+        for (k, o) in obs.enumerated() {
+            let (r0, p0) = rig.cameraPose(0, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
+            rays.append((r0, p0, o.left))
+            if let rn = o.right, rig.hasRight {
+                let (r1, p1) = rig.cameraPose(1, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
+                rays.append((r1, p1, rn))
+            }
+        }
+        guard rays.count >= 2 else { return nil }
+        // Linear: minimise Σ ‖(I − b bᵀ)(X − c)‖².
+        var a = Matrix3.zero, rhs = Vector3.zero
+        var bearings: [Vector3] = []
+        for (r, c, z) in rays {
+            let b = (r * Vector3(z.x, z.y, 1)).normalized
+            bearings.append(b)
+            let m = Matrix3.identity - Matrix3.outer(b, b)
+            a = a + m
+            rhs += m * c
+        }
+        // Parallax: the largest angle between the first ray and any other (plus a baseline-free check).
+        var maxAngle = 0.0
+        for b in bearings.dropFirst() { maxAngle = max(maxAngle, acos(min(1, max(-1, bearings[0].dot(b))))) }
+        let sameCentre = rays.allSatisfy { ($0.1 - rays[0].1).norm < 1e-6 }
+        guard !sameCentre, maxAngle >= minParallax || rays.count > obs.count, let inv = a.inverse else { return nil }
+        var x = inv * rhs
+        guard x.isFinite else { return nil }
+        // Gauss–Newton on normalised reprojection errors.
+        for _ in 0..<iterations {
+            var h = Matrix3.zero, g = Vector3.zero
+            for (r, c, z) in rays {
+                let pc = r.transpose * (x - c)
+                guard pc.z > 1e-3 else { return nil }
+                let iz = 1 / pc.z
+                let e = Vector2(z.x - pc.x * iz, z.y - pc.y * iz)
+                // d(proj)/d(pc) rows, times R_wcᵀ.
+                let rt = r.transpose
+                let j0 = (rt.row(0) - rt.row(2) * (pc.x * iz)) * iz
+                let j1 = (rt.row(1) - rt.row(2) * (pc.y * iz)) * iz
+                h = h + Matrix3.outer(j0, j0) + Matrix3.outer(j1, j1)
+                g += j0 * e.x + j1 * e.y
+            }
+            guard let hi = h.inverse else { return nil }
+            let dx = hi * g
+            x += dx
+            if dx.norm < 1e-6 * max(1, x.norm) { break }
+        }
+        // Validity: in front of every camera, not absurdly far, small residuals.
+        var maxErr = 0.0
+        for (r, c, z) in rays {
+            let pc = r.transpose * (x - c)
+            guard pc.z > 0.1, pc.z < 60 else { return nil }
+            let e = Vector2(z.x - pc.x / pc.z, z.y - pc.y / pc.z)
+            maxErr = max(maxErr, e.norm)
+        }
+        guard x.isFinite, maxErr <= maxErrorNormalized else { return nil }
+        return x
+    }
+}

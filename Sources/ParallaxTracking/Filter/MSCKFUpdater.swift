@@ -1,0 +1,207 @@
+import ParallaxMath
+
+/// The MSCKF measurement update (Mourikis & Roumeliotis, ICRA 2007, §III-D/E):
+/// per feature, stack the reprojection residuals of all its observations, project them onto the
+/// left null space of the feature Jacobian (so the feature position leaves the problem), gate with
+/// a χ² test, then fuse all features at once after compressing the stacked system.
+///
+/// Compression: the update depends on the data only through HᵀH and Hᵀr (R = σ²I), so instead of
+/// a QR of the tall stacked H we accumulate HᵀH over the clone columns and use its Cholesky factor
+/// Lᵀ as the compressed Jacobian with r' = L⁻¹Hᵀr — the same information as the QR's R factor
+/// (Mourikis & Roumeliotis 2007, eq. 26–28).
+///
+/// Jacobians use the clones' first estimates (FEJ, Li & Mourikis IJRR 2013); residuals use the
+/// current estimates.
+struct MSCKFUpdater {
+    let rig: CameraRig
+    /// Measurement standard deviation in normalised image coordinates.
+    let sigma: Double
+    let chiSquaredProbability: Double
+
+    /// Outcome counts for diagnostics and tracking-state decisions.
+    struct Outcome {
+        var used = 0
+        var rejected = 0
+        var failedTriangulation = 0
+    }
+
+    /// Updates `state` with `tracks`; returns counts and the triangulated positions of used features.
+    func update(_ state: inout FilterState, tracks: [FeatureTrack]) -> (Outcome, [(Int, Vector3)]) {
+        var outcome = Outcome()
+        var points: [(Int, Vector3)] = []
+        let w = state.clones.count
+        guard w >= 2, !tracks.isEmpty else { return (outcome, points) }
+        var cloneIndex: [Int: Int] = [:]
+        for (k, c) in state.clones.enumerated() { cloneIndex[c.frame] = k }
+        let kdim = 6 * w
+        var info = [Double](repeating: 0, count: kdim * kdim)
+        var infoVec = [Double](repeating: 0, count: kdim)
+        let n = state.dimension
+        let sigma2 = sigma * sigma
+
+        for track in tracks {
+            let obs = track.observations.filter { cloneIndex[$0.frame] != nil }
+            guard obs.count >= 2 || (obs.count >= 1 && obs[0].right != nil && false) else { continue }
+            let poses = obs.map { o -> (Matrix3, Vector3) in
+                let c = state.clones[cloneIndex[o.frame]!]
+                return (c.rotation, c.position)
+            }
+            guard let x = Triangulation.triangulate(obs, poses: poses, rig: rig) else {
+                outcome.failedTriangulation += 1
+                continue
+            }
+            // Involved clones, in observation order (distinct frames).
+            let involved = obs.map { cloneIndex[$0.frame]! }
+            let c = involved.count * 6
+            let m = obs.reduce(0) { $0 + ($1.right != nil && rig.hasRight ? 4 : 2) }
+            var hx = [Double](repeating: 0, count: m * c)
+            var hf = [Double](repeating: 0, count: m * 3)
+            var r = [Double](repeating: 0, count: m)
+            var row = 0
+            for (k, o) in obs.enumerated() {
+                let clone = state.clones[involved[k]]
+                let cams = (o.right != nil && rig.hasRight) ? [0, 1] : [0]
+                for cam in cams {
+                    let z = cam == 0 ? o.left : o.right!
+                    // Residual with current estimates.
+                    let (rc, pc) = rig.cameraPose(cam, bodyRotation: clone.rotation, bodyPosition: clone.position)
+                    let pCam = rc.transpose * (x - pc)
+                    // Jacobians with first estimates.
+                    let (rcF, pcF) = rig.cameraPose(cam, bodyRotation: clone.rotationFE, bodyPosition: clone.positionFE)
+                    let pCamF = rcF.transpose * (x - pcF)
+                    guard pCam.z > 0.05, pCamF.z > 0.05 else { continue }
+                    r[row] = z.x - pCam.x / pCam.z
+                    r[row + 1] = z.y - pCam.y / pCam.z
+                    let iz = 1 / pCamF.z
+                    let d0 = Vector3(iz, 0, -pCamF.x * iz * iz)
+                    let d1 = Vector3(0, iz, -pCamF.y * iz * iz)
+                    // ∂p_cam/∂X = R_wcᵀ; ∂p_cam/∂δθ (world error on body) = R_wcᵀ [X − p_body]×;
+                    // ∂p_cam/∂δp = −R_wcᵀ.
+                    let rt = rcF.transpose
+                    let jf0 = rt.transpose * d0, jf1 = rt.transpose * d1   // rows of d·R_wcᵀ as vectors
+                    let skew = Matrix3.skew(x - clone.positionFE)
+                    let jt0 = skew.transpose * jf0, jt1 = skew.transpose * jf1
+                    for a in 0..<3 {
+                        hf[row * 3 + a] = jf0[a]
+                        hf[(row + 1) * 3 + a] = jf1[a]
+                        hx[row * c + 6 * k + a] = jt0[a]
+                        hx[(row + 1) * c + 6 * k + a] = jt1[a]
+                        hx[row * c + 6 * k + 3 + a] = -jf0[a]
+                        hx[(row + 1) * c + 6 * k + 3 + a] = -jf1[a]
+                    }
+                    row += 2
+                }
+            }
+            guard row == m, let (ho, ro) = Dense.nullSpaceProject(hf: &hf, hx: &hx, r: &r, rows: m, columns: c) else {
+                outcome.failedTriangulation += 1
+                continue
+            }
+            let mo = m - 3
+            // χ² gate: γ = rᵀ (H P Hᵀ + σ²I)⁻¹ r.
+            var pSub = [Double](repeating: 0, count: c * c)
+            for a in 0..<c {
+                let ia = FilterState.imuDimension + 6 * involved[a / 6] + a % 6
+                for b in 0..<c {
+                    let ib = FilterState.imuDimension + 6 * involved[b / 6] + b % 6
+                    pSub[a * c + b] = state.covariance[ia * n + ib]
+                }
+            }
+            var hp = [Double](repeating: 0, count: mo * c)
+            for i in 0..<mo { for b in 0..<c {
+                var s = 0.0
+                for a in 0..<c { s += ho[i * c + a] * pSub[a * c + b] }
+                hp[i * c + b] = s
+            } }
+            var s = [Double](repeating: 0, count: mo * mo)
+            for i in 0..<mo { for j in i..<mo {
+                var v = 0.0
+                for a in 0..<c { v += hp[i * c + a] * ho[j * c + a] }
+                s[i * mo + j] = v
+                s[j * mo + i] = v
+            }; s[i * mo + i] += sigma2 }
+            var y = ro
+            guard Dense.cholesky(&s, n: mo) else { outcome.rejected += 1; continue }
+            Dense.forwardSubstitute(s, n: mo, &y)
+            let gamma = y.reduce(0) { $0 + $1 * $1 }
+            guard gamma <= ChiSquared.quantile(dof: mo, probability: chiSquaredProbability) else {
+                outcome.rejected += 1
+                continue
+            }
+            // Accumulate HᵀH and Hᵀr over the window's clone columns.
+            for i in 0..<mo {
+                for a in 0..<c {
+                    let va = ho[i * c + a]
+                    if va == 0 { continue }
+                    let ga = 6 * involved[a / 6] + a % 6
+                    infoVec[ga] += va * ro[i]
+                    for b in 0..<c {
+                        let gb = 6 * involved[b / 6] + b % 6
+                        info[ga * kdim + gb] += va * ho[i * c + b]
+                    }
+                }
+            }
+            outcome.used += 1
+            points.append((track.id, x))
+        }
+        guard outcome.used > 0 else { return (outcome, points) }
+
+        // Compressed system: H' = Lᵀ, r' = L⁻¹ Hᵀr.
+        Dense.choleskySemidefinite(&info, n: kdim)
+        var rc = infoVec
+        Dense.forwardSubstitute(info, n: kdim, &rc)
+        // PHt = P[:, clones] · H'ᵀ = P[:, clones] · L.
+        var pht = [Double](repeating: 0, count: n * kdim)
+        state.covariance.withUnsafeBufferPointer { p in
+            info.withUnsafeBufferPointer { l in
+                pht.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<n {
+                        for j in 0..<kdim {
+                            var v = 0.0
+                            for a in j..<kdim { v += p[i * n + 15 + a] * l[a * kdim + j] }
+                            out[i * kdim + j] = v
+                        }
+                    }
+                }
+            }
+        }
+        // S = H' P Hᵀ' + σ²I = Lᵀ · PHt[clone rows].
+        var sm = [Double](repeating: 0, count: kdim * kdim)
+        for i in 0..<kdim {
+            for j in i..<kdim {
+                var v = 0.0
+                for a in i..<kdim { v += info[a * kdim + i] * pht[(15 + a) * kdim + j] }
+                sm[i * kdim + j] = v
+            }
+        }
+        for i in 0..<kdim { for j in 0..<i { sm[i * kdim + j] = sm[j * kdim + i] }; sm[i * kdim + i] += sigma2 }
+        guard Dense.cholesky(&sm, n: kdim) else { return (outcome, points) }
+        // K = PHt S⁻¹ computed row by row: solve S kᵢ = PHtᵢ.
+        var gain = pht
+        var rowBuf = [Double](repeating: 0, count: kdim)
+        for i in 0..<n {
+            for j in 0..<kdim { rowBuf[j] = pht[i * kdim + j] }
+            Dense.forwardSubstitute(sm, n: kdim, &rowBuf)
+            Dense.backSubstitute(sm, n: kdim, &rowBuf)
+            for j in 0..<kdim { gain[i * kdim + j] = rowBuf[j] }
+        }
+        var dx = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            var v = 0.0
+            for j in 0..<kdim { v += gain[i * kdim + j] * rc[j] }
+            dx[i] = v
+        }
+        // P ← P − K PHtᵀ.
+        state.covariance.withUnsafeMutableBufferPointer { p in
+            for i in 0..<n {
+                for j in i..<n {
+                    var v = 0.0
+                    for a in 0..<kdim { v += gain[i * kdim + a] * pht[j * kdim + a] }
+                    p[i * n + j] -= v
+                    if i != j { p[j * n + i] = p[i * n + j] }
+                }
+            }
+        }
+        state.inject(dx)
+        return (outcome, points)
+    }
+}

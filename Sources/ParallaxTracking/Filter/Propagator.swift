@@ -1,0 +1,141 @@
+import ParallaxMath
+
+/// IMU propagation of the mean and covariance between two frames.
+///
+/// Mean: the same zero-order-hold integration as ``Preintegration`` (Forster et al. TRO 2017,
+/// eq. 33), sample by sample in the world frame. Covariance: per-sample discrete transition of the
+/// world-frame error state (Li & Mourikis IJRR 2013, eq. 10–12; Trawny & Roumeliotis 2005 for the
+/// noise), composed over the interval. First-estimate Jacobians: the θ-columns of the composed
+/// transition are rebuilt from first estimates, Φ_vθ = −[v̂ₖ₊₁|ₖ − v̂ₖ|ₖ₋₁ − gΔt]×,
+/// Φ_pθ = −[p̂ₖ₊₁|ₖ − p̂ₖ|ₖ₋₁ − v̂ₖ|ₖ₋₁Δt − ½gΔt²]× (Li & Mourikis 2013, eq. 35–36), which keeps
+/// the yaw and position directions unobservable in the linearised filter.
+struct Propagator {
+    let noise: IMUNoise
+    let gravity = NavigationState.standardGravity
+    /// Longer sample intervals than this (s) are treated as gaps in the IMU stream.
+    var maxGap = 0.05
+    /// Acceleration and rotation-rate uncertainty assumed during a gap.
+    var gapAccelSigma = 2.0
+    var gapGyroSigma = 0.3
+
+    /// Propagates `state` to time `t` with the samples in `samples` (time-ordered; sample k is held
+    /// from its time to the next sample's). Samples older than the state's time are clipped.
+    func propagate(_ state: inout FilterState, to t: Double, samples: ArraySlice<IMUMeasurement>) {
+        let t0 = state.timestamp
+        guard t > t0 else { return }
+        var phi = BlockMatrix(identity: 5)
+        var q = BlockMatrix(zero: 5)
+        var r = state.rotation, p = state.position, v = state.velocity
+        let bg = state.biasGyro, ba = state.biasAccel
+
+        // Segments [τ, τ') with the sample in force at τ (the last one at or before τ).
+        var current = samples.last { $0.timestamp <= t0 } ?? samples.first
+        var tau = t0
+        var index = samples.firstIndex { $0.timestamp > t0 } ?? samples.endIndex
+        while tau < t, let s = current {
+            let next = index < samples.endIndex ? min(samples[index].timestamp, t) : t
+            let dt = next - tau
+            if dt > 0 {
+                // An IMU gap: hold the mean of the last samples (less vibration than one sample) and
+                // inflate the noise, since the motion during the gap is unknown.
+                var held = s
+                let isGap = dt > maxGap
+                if isGap, let k = samples.lastIndex(where: { $0.timestamp <= tau }) {
+                    let lo = max(samples.startIndex, k - 9)
+                    var g = Vector3.zero, acc = Vector3.zero
+                    for i in lo...k { g += samples[i].gyro; acc += samples[i].accel }
+                    held.gyro = g / Double(k - lo + 1)
+                    held.accel = acc / Double(k - lo + 1)
+                }
+                let w = held.gyro - bg, a = held.accel - ba
+                let dR = SO3.exp(w * dt)
+                let ra = r * a
+                let jr = SO3.rightJacobian(w * dt)
+                let rNext = r * dR
+                // Discrete error transition of this sample.
+                var f = BlockMatrix(identity: 5)
+                f[0, 3] = -(rNext * jr) * dt
+                f[1, 0] = Matrix3.skew(ra * (0.5 * dt * dt)) * -1
+                f[1, 2] = Matrix3.identity * dt
+                f[1, 4] = r * (-0.5 * dt * dt)
+                f[2, 0] = Matrix3.skew(ra * dt) * -1
+                f[2, 4] = r * -dt
+                // Discrete noise: gyro/accel white noise and bias random walks.
+                var qk = BlockMatrix(zero: 5)
+                let gv = noise.discreteGyroVariance(dt: dt) * dt * dt
+                let av = noise.discreteAccelVariance(dt: dt) * dt * dt
+                qk[0, 0] = Matrix3.identity * gv
+                qk[2, 2] = Matrix3.identity * av
+                qk[1, 1] = Matrix3.identity * (av * 0.25 * dt * dt)
+                qk[1, 2] = Matrix3.identity * (av * 0.5 * dt)
+                qk[2, 1] = Matrix3.identity * (av * 0.5 * dt)
+                qk[3, 3] = Matrix3.identity * noise.gyroBiasStepVariance(dt: dt)
+                qk[4, 4] = Matrix3.identity * noise.accelBiasStepVariance(dt: dt)
+                if isGap {
+                    // Unknown acceleration (σ gapAccelSigma) and rotation rate (σ gapGyroSigma) over the gap.
+                    qk[0, 0] = qk[0, 0] + Matrix3.identity * (gapGyroSigma * gapGyroSigma * dt * dt)
+                    qk[2, 2] = qk[2, 2] + Matrix3.identity * (gapAccelSigma * gapAccelSigma * dt * dt)
+                    qk[1, 1] = qk[1, 1] + Matrix3.identity * (gapAccelSigma * gapAccelSigma * 0.25 * dt * dt * dt * dt)
+                }
+                phi = f * phi
+                q = f * q * f.transpose + qk
+                // Mean.
+                let acc = ra + gravity
+                p += v * dt + acc * (0.5 * dt * dt)
+                v += acc * dt
+                r = SO3.orthonormalize(rNext)
+            }
+            tau = next
+            if index < samples.endIndex, samples[index].timestamp <= tau {
+                current = samples[index]
+                index += 1
+            }
+        }
+        let dtTotal = t - t0
+        // FEJ θ-columns (see type comment). Blocks: 0 θ, 1 p, 2 v, 3 b_g, 4 b_a.
+        phi[2, 0] = Matrix3.skew(v - state.velocityFE - gravity * dtTotal) * -1
+        phi[1, 0] = Matrix3.skew(p - state.positionFE - state.velocityFE * dtTotal - gravity * (0.5 * dtTotal * dtTotal)) * -1
+
+        // P_II ← Φ P_II Φᵀ + Q; P_IC ← Φ P_IC (blocks reorder: ours θ,p,v,bg,ba = block order above).
+        let n = state.dimension
+        var pii = BlockMatrix(zero: 5)
+        for bi in 0..<5 {
+            for bj in 0..<5 {
+                var m = Matrix3.zero
+                for a in 0..<3 { for b in 0..<3 { m[a, b] = state.covariance[(3 * bi + a) * n + 3 * bj + b] } }
+                pii[bi, bj] = m
+            }
+        }
+        let newPii = phi * pii * phi.transpose + q
+        for bi in 0..<5 {
+            for bj in 0..<5 {
+                let m = newPii[bi, bj]
+                for a in 0..<3 { for b in 0..<3 { state.covariance[(3 * bi + a) * n + 3 * bj + b] = m[a, b] } }
+            }
+        }
+        if n > 15 {
+            // Cross terms with the clones.
+            var col = [Double](repeating: 0, count: 15)
+            for j in 15..<n {
+                for i in 0..<15 { col[i] = state.covariance[i * n + j] }
+                for i in 0..<15 {
+                    var s = 0.0
+                    let bi = i / 3, a = i % 3
+                    for k in 0..<15 {
+                        let e = phi[bi, k / 3][a, k % 3]
+                        if e != 0 { s += e * col[k] }
+                    }
+                    state.covariance[i * n + j] = s
+                    state.covariance[j * n + i] = s
+                }
+            }
+        }
+        state.rotation = r
+        state.position = p
+        state.velocity = v
+        state.timestamp = t
+        state.positionFE = p
+        state.velocityFE = v
+        state.symmetrize()
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import ParallaxVision
+import ParallaxMath
+
+extension EstimatorCore {
+    /// Tries to initialise the filter at frame time `t`:
+    /// 1. from rest (``StaticInitializer``: gravity, gyro bias, accelerometer bias along gravity);
+    /// 2. otherwise, once `motionInitializationDelay` seconds of IMU exist, from motion: roll and pitch
+    ///    from the mean specific force over that span (the mean acceleration of hand-held or hovering
+    ///    motion is small against g), zero velocity with a wide prior; the MSCKF updates of the next
+    ///    frames make velocity, tilt and biases converge (reported `limited(initializing)` meanwhile).
+    mutating func initialize(at t: Double) {
+        let upTo = imuBuffer.lastIndex { $0.timestamp <= t }
+        guard let upTo, let first = firstIMUTime else { return }
+        let samples = imuBuffer[...upTo]
+        var nav: NavigationState
+        var sigmas: [Double]
+        if let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
+            nav = r.state
+            sigmas = [0.01, 0.01, 1e-3, 1e-3, 1e-3, 1e-3, 0.02, 0.02, 0.02, 3e-3, 3e-3, 3e-3, 0.05, 0.05, 0.05]
+        } else {
+            let span = configuration.motionInitializationDelay
+            guard samples.last!.timestamp - first >= span else { return }
+            let from = samples.last!.timestamp - span
+            var mean = Vector3.zero, meanGyro = Vector3.zero, count = 0.0
+            for s in samples where s.timestamp >= from {
+                mean += s.accel
+                meanGyro += s.gyro
+                count += 1
+            }
+            guard count >= 3, mean.norm > 1e-6 else { return }
+            mean /= count
+            let rotation = StaticInitializer.gravityAlignedRotation(upInBody: mean.normalized)
+            nav = NavigationState(timestamp: samples.last!.timestamp,
+                                  T_world_body: RigidTransform(rotationMatrix: rotation, translation: .zero))
+            sigmas = [0.05, 0.05, 1e-3, 1e-3, 1e-3, 1e-3, 0.5, 0.5, 0.5, 0.02, 0.02, 0.02, 0.2, 0.2, 0.2]
+        }
+        if let anchor {
+            // Re-initialisation after a reset: keep position and heading so the world frame stays put.
+            let yawOld = atan2(anchor.rotation[1, 0], anchor.rotation[0, 0])
+            let r = nav.T_world_body.rotationMatrix
+            let yawNew = atan2(r[1, 0], r[0, 0])
+            let rz = SO3.exp(Vector3(0, 0, yawOld - yawNew))
+            nav.T_world_body = RigidTransform(rotationMatrix: rz * r, translation: anchor.position)
+        }
+        var s = FilterState(navigation: nav, sigmas: sigmas)
+        s.timestamp = min(nav.timestamp, t)
+        state = s
+        framesSinceInit = 0
+        tracks.removeAll()
+    }
+
+    /// Packs the public result and decides the tracking state (ARKit semantics).
+    func makeResult(timestamp: Double, timestampNs: Int64, frame: FeatureFrame?, featureCount: Int,
+                    points: [TrackedFeaturePoint], timings: TrackingTimings) -> TrackingResult {
+        guard let s = state else {
+            let st: TrackingState = relocalizingFrames > 0 ? .limited(.relocalizing) : .notAvailable
+            return TrackingResult(timestamp: timestamp, timestampNs: timestampNs, trackingState: st,
+                                  T_world_body: nil, T_world_camera: nil, velocity: .zero, biasGyro: .zero,
+                                  biasAccel: .zero, featurePoints: [], trackedFeatureCount: featureCount, timings: timings)
+        }
+        let T_wb = RigidTransform(rotationMatrix: s.rotation, translation: s.position)
+        let trackingState: TrackingState
+        let rate = (imuBuffer.last.map { $0.gyro - s.biasGyro } ?? .zero).norm
+        if relocalizingFrames > 0 && framesSinceInit < relocalizingFrames {
+            trackingState = .limited(.relocalizing)
+        } else if framesSinceInit < 3 || velocitySigma(s) > configuration.convergedVelocitySigma {
+            // Uncertain velocity: still converging after initialisation, or recovering later on
+            // (after an IMU gap or a long blind stretch).
+            trackingState = framesSinceInit < 40 ? .limited(.initializing) : .limited(.relocalizing)
+        } else if frame == nil || featureCount < configuration.minimumFeatures {
+            trackingState = .limited(.insufficientFeatures)
+        } else if rate > configuration.excessiveAngularRate {
+            trackingState = .limited(.excessiveMotion)
+        } else {
+            trackingState = .normal
+        }
+        return TrackingResult(timestamp: timestamp, timestampNs: timestampNs, trackingState: trackingState,
+                              T_world_body: T_wb, T_world_camera: T_wb * T_body_cam0, velocity: s.velocity,
+                              biasGyro: s.biasGyro, biasAccel: s.biasAccel, featurePoints: points,
+                              trackedFeatureCount: featureCount, timings: timings)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxMath
+
+/// Runs ``VisualInertialOdometry`` over a dataset replay and gathers what `parallax replay`, the
+/// tests and the benchmark report: per-frame results, the estimated trajectory and statistics.
+public struct DatasetRunner {
+    /// Summary of one run.
+    public struct Summary: Sendable {
+        /// Frames processed.
+        public var frames = 0
+        /// Frames reported `normal`.
+        public var normalFrames = 0
+        /// Frames after the first pose (initialised) and how many of them were `normal`.
+        public var framesAfterInit = 0
+        /// Time from the first frame to the first pose (s), nil if never initialised.
+        public var initializationTime: Double?
+        /// Time from the first frame to the first `normal` frame (s).
+        public var timeToNormal: Double?
+        /// Per-frame front-end milliseconds.
+        public var frontEndMs: [Double] = []
+        /// Per-frame back-end milliseconds.
+        public var backEndMs: [Double] = []
+        /// Estimated body trajectory `T_world_body` (frames with a pose).
+        public var trajectory = Trajectory(poses: [], name: "estimate")
+        /// Ground truth, when the dataset has it.
+        public var groundTruth: Trajectory?
+        /// Fraction of frames `normal`.
+        public var normalFraction: Double { frames > 0 ? Double(normalFrames) / Double(frames) : 0 }
+
+        /// The `q`-quantile (0…1) of per-frame milliseconds (nearest rank).
+        public static func quantile(_ values: [Double], _ q: Double) -> Double {
+            guard !values.isEmpty else { return 0 }
+            let s = values.sorted()
+            return s[min(s.count - 1, max(0, Int((q * Double(s.count)).rounded(.up)) - 1))]
+        }
+
+        /// ATE (posyaw alignment, 10 ms association) against ground truth, when both exist.
+        public func evaluation(alignment: AlignmentMethod = .posyaw) throws -> TrajectoryEvaluation? {
+            guard let gt = groundTruth, trajectory.count >= 3 else { return nil }
+            var options = EvaluationOptions()
+            options.alignment = alignment
+            return try TrajectoryEvaluation(estimate: trajectory, reference: gt, options: options)
+        }
+    }
+
+    /// The dataset.
+    public let dataset: EuRoCDataset
+    /// The estimator.
+    public let estimator: VisualInertialOdometry
+
+    /// Creates a runner with a fresh estimator.
+    public init(dataset: EuRoCDataset, configuration: TrackerConfiguration) throws {
+        self.dataset = dataset
+        var c = configuration
+        if !dataset.isStereo { c.mode = .mono }
+        estimator = try VisualInertialOdometry(configuration: c, camera0: dataset.cameras[0],
+                                               camera1: dataset.cameras.count > 1 ? dataset.cameras[1] : nil,
+                                               imu: dataset.imu)
+    }
+
+    /// Replays `[from, to]` (seconds from the dataset start; nil = whole) and calls `onFrame` with
+    /// each result and the replay's progress fraction.
+    public func run(from: Double? = nil, to: Double? = nil,
+                    onFrame: (TrackingResult, Double) throws -> Void = { _, _ in }) throws -> Summary {
+        var summary = Summary()
+        let iterator = try dataset.replay(from: from, to: to, includeGroundTruth: dataset.hasGroundTruth).makeIterator()
+        var gt: [TrajectoryPose] = []
+        var firstFrame: Double?
+        var firstEvent: Double?, lastTime = 0.0
+        let span: Double? = {
+            guard let start = try? dataset.startTimestampNs() else { return nil }
+            _ = start
+            return nil
+        }()
+        _ = span
+        while let event = try iterator.next() {
+            if firstEvent == nil { firstEvent = event.timestamp }
+            lastTime = event.timestamp
+            switch event {
+            case .imu(let s):
+                estimator.process(imu: s)
+            case .groundTruth(let g):
+                gt.append(TrajectoryPose(time: g.timestamp, timeNs: g.timestampNs, T_world_body: g.T_world_body))
+            case .frame(let f):
+                let r = try estimator.process(frame: f)
+                if firstFrame == nil { firstFrame = f.timestamp }
+                summary.frames += 1
+                if r.trackingState == .normal {
+                    summary.normalFrames += 1
+                    if summary.timeToNormal == nil { summary.timeToNormal = f.timestamp - (firstFrame ?? f.timestamp) }
+                }
+                if let T = r.T_world_body {
+                    if summary.initializationTime == nil {
+                        summary.initializationTime = f.timestamp - (firstFrame ?? f.timestamp)
+                    }
+                    summary.framesAfterInit += 1
+                    summary.trajectory.poses.append(TrajectoryPose(time: r.timestamp, timeNs: r.timestampNs, T_world_body: T))
+                }
+                summary.frontEndMs.append(r.timings.frontEnd)
+                summary.backEndMs.append(r.timings.backEnd)
+                try onFrame(r, 0)
+            }
+        }
+        _ = lastTime
+        if !gt.isEmpty { summary.groundTruth = Trajectory(poses: gt, name: "groundtruth") }
+        return summary
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxTracking
+import Testing
+
+/// Accuracy floors on simulated 30 s datasets (EuRoC noise, `Scenes/room.json`):
+/// ATE posyaw ≤ 5 cm stereo, ≤ 10 cm mono, on the EuRoC V1_01 and UDel Gore trajectories.
+@Suite("VIO accuracy on simulated datasets", .serialized)
+struct SimulatedAccuracyTests {
+    static let cases: [(String, TrackerConfiguration.Mode, Double)] = [
+        ("euroc_V1_01_easy", .stereo, 0.05), ("euroc_V1_01_easy", .mono, 0.10),
+        ("udel_gore", .stereo, 0.05), ("udel_gore", .mono, 0.10),
+    ]
+
+    @Test("ATE posyaw within the floor", arguments: 0..<4)
+    func accuracy(index: Int) throws {
+        let (trajectory, mode, floor) = Self.cases[index]
+        let (dataset, name) = try TrackingFixtures.simulated(trajectory: trajectory, stereo: mode == .stereo)
+        guard let dataset else {
+            print(name)
+            return
+        }
+        let summary = try TrackingFixtures.run(dataset, mode: mode)
+        let evaluation = try #require(try summary.evaluation())
+        let ate = evaluation.report.ate.rmse
+        print("\(name) \(mode.rawValue): ATE posyaw \(String(format: "%.4f", ate)) m over "
+              + "\(evaluation.report.associatedPoses) poses, normal \(String(format: "%.1f", 100 * summary.normalFraction)) %, "
+              + "init \(summary.initializationTime ?? -1) s")
+        #expect(ate <= floor)
+        #expect(summary.initializationTime.map { $0 <= 1.0 } == true)
+        // Poses for nearly the whole sequence.
+        #expect(Double(evaluation.report.associatedPoses) >= 0.9 * Double(summary.frames))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxMath
+import ParallaxSceneGraph
+import ParallaxSimulation
+import ParallaxTracking
+
+/// Paths and datasets shared by the tracking tests.
+enum TrackingFixtures {
+    /// Repository root (three levels up from this file).
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    /// The shared folder next to the repository (`<repo>/../shared`).
+    static let shared = repoRoot.appendingPathComponent("../shared").standardizedFileURL
+    /// The real EuRoC V1_01 snippet (drone at rest).
+    static let snippet = shared.appendingPathComponent("datasets/euroc-v101-micro")
+
+    /// Where simulated test datasets are cached (override with `PARALLAX_SIM_CACHE`).
+    static let cache = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PARALLAX_SIM_CACHE"]
+        ?? "/tmp/parallax-sim")
+
+    /// Duration of the simulated accuracy datasets (s) and camera rate (Hz).
+    static let simulatedDuration = 30.0
+    static let simulatedCameraRate = 20.0
+
+    /// The simulated dataset following `trajectory` (a file in `shared/trajectories`) through
+    /// `Scenes/room.json` with EuRoC noise, seed 1 — generated once and cached, exactly what
+    /// `parallax simulate --scene Scenes/room.json --trajectory … --duration 30 [--stereo] --seed 1` writes.
+    /// Returns nil (with the reason) when the shared trajectories are absent.
+    static func simulated(trajectory: String, stereo: Bool) throws -> (EuRoCDataset?, String) {
+        let trajectoryURL = shared.appendingPathComponent("trajectories/\(trajectory).txt")
+        guard FileManager.default.fileExists(atPath: trajectoryURL.path) else {
+            return (nil, "skipped: \(trajectoryURL.path) not found")
+        }
+        let name = "\(trajectory)-\(stereo ? "stereo" : "mono")-\(Int(simulatedDuration))s-\(Int(simulatedCameraRate))hz"
+        let folder = cache.appendingPathComponent(name)
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("mav0/cam0/data.csv").path) {
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            let temporary = cache.appendingPathComponent(name + ".partial-\(ProcessInfo.processInfo.processIdentifier)")
+            try? FileManager.default.removeItem(at: temporary)
+            let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/room.json"))
+            var config = SimulationConfiguration()
+            config.seed = 1
+            config.cameras = SimulationConfiguration.eurocCameras(stereo: stereo, rate: simulatedCameraRate)
+            let poses = try TUMTrajectory.read(contentsOf: trajectoryURL)
+            let samples = poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
+            let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: simulatedDuration)
+            let alignment = SimulationSetup.alignment(for: spline, scene: scene)
+            _ = try Simulator(scene: scene, trajectory: spline, configuration: config, alignment: alignment)
+                .run(to: temporary)
+            try? FileManager.default.removeItem(at: folder)
+            try FileManager.default.moveItem(at: temporary, to: folder)
+        }
+        return (try EuRoCDataset(url: folder), name)
+    }
+
+    /// Runs the estimator over a dataset and returns the summary.
+    static func run(_ dataset: EuRoCDataset, mode: TrackerConfiguration.Mode, from: Double? = nil, to: Double? = nil)
+        throws -> DatasetRunner.Summary {
+        try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: mode)).run(from: from, to: to)
+    }
+}
