@@ -5,7 +5,8 @@ import ParallaxMath
 ///
 /// Per update, over all map points:
 /// 1. **Grow and refine** each known plane: points within ``distanceThreshold`` of the plane
-///    that are single-linkage connected (``linkRadius``) to its current boundary join it; the
+///    (and nearer to it than to any other known plane) that are single-linkage connected
+///    (``linkRadius``) to its current boundary join it; the
 ///    plane is refitted by least squares on them (horizontal: mean height with the normal fixed
 ///    to gravity; vertical: the 2D line through the points' horizontal positions, by PCA).
 /// 2. **Detect** new planes among the points left: horizontal ones by a 1D consensus search
@@ -61,11 +62,28 @@ struct PlaneTracker {
         let before = planes
         var changes = PlaneChanges()
 
-        for id in planes.keys.sorted() {
+        // Each point near several planes (e.g. where a wall meets the floor) belongs to the
+        // nearest one only, so junction points do not pull a plane towards its neighbour.
+        let ids = planes.keys.sorted()
+        let hulls = ids.map { planes[$0]?.planarBoundary ?? [] }
+        var owner = [Int](repeating: -1, count: points.count)
+        var ownerDistance = [Double](repeating: .infinity, count: points.count)
+        for id in ids {
+            guard let plane = planes[id] else { continue }
+            for i in 0..<points.count {
+                let d = abs(points[i].dot(plane.normal) - plane.offset)
+                // The infinite plane counts: a junction point may lie beyond a wall's seen part.
+                guard d < distanceThreshold, d < ownerDistance[i] else { continue }
+                owner[i] = id
+                ownerDistance[i] = d
+            }
+        }
+        for (k, id) in ids.enumerated() {
             guard var plane = planes[id] else { continue }
-            let hull = plane.planarBoundary
+            let hull = hulls[k]
             let candidates = (0..<points.count).filter {
-                free[$0] && abs(points[$0].dot(plane.normal) - plane.offset) < distanceThreshold
+                free[$0] && (owner[$0] == id || owner[$0] < 0)
+                    && abs(points[$0].dot(plane.normal) - plane.offset) < distanceThreshold
             }
             let planar = candidates.map { plane.planar(points[$0]) }
             var inliers: [Int] = []

@@ -34,7 +34,7 @@ struct KnownPoseTriangulator {
 
     init(camera: any CameraModel) {
         var configuration = FeatureTrackerConfiguration()
-        configuration.maxFeatures = 200
+        configuration.maxFeatures = 300
         tracker = FeatureTracker(camera: camera, configuration: configuration)
         focal = 0.5 * (camera.fx + camera.fy)
     }
