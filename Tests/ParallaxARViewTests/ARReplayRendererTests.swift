@@ -46,7 +46,8 @@ import Testing
     }
     guard let renderer = ARTestScenes.renderer else { return }
     ARTestScenes.lock.lock(); defer { ARTestScenes.lock.unlock() }
-    let session = try Session(datasetAt: URL(fileURLWithPath: path))
+    let source: PoseSourceKind = env["PARALLAX_REPLAY_SOURCE"] == "tracking" ? .tracking : .groundTruth
+    let session = try Session(datasetAt: URL(fileURLWithPath: path), replay: ReplayOptions(source: source))
     var settings = ARRenderSettings()
     settings.debugOptions = [.showPlanes, .showWorldOrigin, .showFeaturePoints]
     let report = try ARReplayRenderer.render(
