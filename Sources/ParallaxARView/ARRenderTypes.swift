@@ -33,7 +33,7 @@ public struct ARRenderAnchor: Sendable, Equatable {
 }
 
 /// The light estimate that drives the scene's lights.
-public struct ARRenderLight: Sendable, Equatable {
+public struct ARRenderLight: Sendable, Equatable, Codable {
     /// Ambient intensity (lm, 1000 = neutral).
     public var ambientIntensity: Double
     /// Colour temperature (K, 6500 = neutral).

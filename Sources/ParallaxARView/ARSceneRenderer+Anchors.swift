@@ -98,7 +98,7 @@ extension ARSceneRenderer {
     }
 
     /// Renders the shadow catchers lit only by the directional light (white, intensity 1000)
-    /// while the virtual content writes depth and casts shadows but no colour. Returns, per
+    /// while the virtual content writes depth and alpha and casts shadows but no colour. Returns, per
     /// pixel, the light's visibility on a catcher (1 lit … 0 shadowed) or NaN where no catcher
     /// is visible. `cosine` is n·l for the (horizontal) catchers.
     func renderShadowPass(size: RenderSize, cosine: Double) throws -> [Float] {
@@ -114,7 +114,9 @@ extension ARSceneRenderer {
         }
         for node in contentNodes {
             guard var g = node.geometry else { continue }
-            g.materials = g.materials.map { var m = $0; m.colorBufferWriteMask = []; return m }
+            // Alpha only: an empty mask would make the renderer treat the content as an occluder,
+            // which casts no shadow. Content pixels end up (0, 0, 0, 1); the composite hides them.
+            g.materials = g.materials.map { var m = $0; m.colorBufferWriteMask = [.alpha]; return m }
             node.geometry = g
         }
         for node in lights { node.light?.intensity = 0 }
@@ -124,10 +126,13 @@ extension ARSceneRenderer {
         setPlaneHelpers(occluders: false, catchers: true)
         let image = try renderer.render(scene: scene, camera: cameraNode, size: size)
         let c = Float(max(cosine, 1e-3))
+        // The resolve averages linear colour with the transparent clear colour, so an edge pixel
+        // holds coverage × value: divide by the coverage (alpha), then weight the darkening by it.
         return image.pixels.map { p in
             guard p.a > 0 else { return .nan }
-            let lin = Float(ARCompositor.decode[Int(p.r)]) / c
-            return min(1, max(0, lin))
+            let coverage = Float(p.a) / 255
+            let visibility = min(1, max(0, Float(ARCompositor.decode[Int(p.r)]) / coverage / c))
+            return 1 - (1 - visibility) * coverage
         }
     }
 }

@@ -83,7 +83,7 @@ import Testing
         let camAlign = WorldFrame.T_A_W(firstCamera: T_W_C, alignment: .camera)
         // With camera alignment the first AR camera pose is the identity.
         let first = camAlign * T_W_C * RigidTransform(rotationMatrix: Camera.R_cv_ar, translation: .zero)
-        #expect((first.matrix.column(0) - Vector4(1, 0, 0, 0)).norm < 1e-12)
+        #expect((first.matrix.column(0).xyz - Vector3(1, 0, 0)).norm < 1e-12)
         #expect(first.translation.norm < 1e-12)
     }
 

@@ -5,7 +5,8 @@ import ParallaxMath
 /// Replays a simulated dataset with horizontal and vertical plane detection and scores the
 /// planes against its `truth/planes.json` (the engine of `parallax evaluate-planes`).
 public enum PlaneEvaluationRun {
-    /// Runs the session over `root` (the folder holding `mav0` and `truth`) and returns the report.
+    /// Runs the session over `root`; with the tracker, its world is first aligned to the truth
+    /// world by the position + yaw alignment of the camera trajectory (needs ground truth). (the folder holding `mav0` and `truth`) and returns the report.
     /// - Parameters:
     ///   - source: ground-truth poses or the tracker.
     ///   - stopTime: seconds after the dataset start to stop at (nil: the whole dataset).
@@ -16,10 +17,22 @@ public enum PlaneEvaluationRun {
         let session = try Session(datasetAt: root, replay: ReplayOptions(source: source, stopTime: stopTime))
         session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
         var evaluator = PlaneEvaluator(truth: truth)
+        let reference = GroundTruthInterpolator(states: try session.dataset.groundTruth())
+        let T_B_C = session.cameraCalibration?.T_body_camera ?? .identity
+        var estimated: [Vector3] = [], actual: [Vector3] = []
         while let frame = try session.nextFrame() {
             evaluator.observe(frame, T_A_W: session.worldTransform, trackingStartTime: session.trackingStartTime)
+            if frame.camera.trackingState == .normal, let T_A_W = session.worldTransform,
+               let T_W_B = reference.pose(at: frame.timestampNs) {
+                estimated.append(T_A_W.inverse * frame.camera.position)
+                actual.append((T_W_B * T_B_C).translation)
+            }
             try frameHandler?(frame)
         }
-        return evaluator.report()
+        guard source == .tracking else { return evaluator.report() }
+        // The tracker's world has its own origin and yaw: align it to the truth world (4-DoF).
+        let alignment = try TrajectoryAlignment.estimate(.posyaw, estimate: estimated, reference: actual)
+        return evaluator.report(T_truth_world: RigidTransform(rotationMatrix: alignment.rotation,
+                                                              translation: alignment.translation))
     }
 }

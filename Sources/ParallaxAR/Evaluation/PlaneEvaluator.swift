@@ -17,6 +17,8 @@ public struct PlaneScore: Sendable, Equatable {
     public var normalErrorDeg: Double?
     /// Distance of the detected boundary's centroid from the truth plane (cm).
     public var offsetErrorCm: Double?
+    /// The same, signed: positive when the detected plane lies on the truth normal's side (cm).
+    public var signedOffsetCm: Double?
     /// Intersection over union of the detected and true polygons, on the truth plane.
     public var iou: Double?
     /// Detected area (m²).
@@ -48,7 +50,6 @@ public struct PlaneEvaluator {
     /// Truth planes.
     public let truth: [TruthPlane]
     private var firstSeen: [UUID: Double] = [:]
-    private var floorSeenAt: Double?
     private var frames = 0
     private var trackingStart: Double?
     private var last: (anchors: [PlaneAnchor], T_W_A: RigidTransform)?
@@ -61,33 +62,35 @@ public struct PlaneEvaluator {
         frames += 1
         guard let T_A_W, let start = trackingStartTime else { return }
         trackingStart = start
-        let T_W_A = T_A_W.inverse
         let planes = frame.planeAnchors
         for p in planes where firstSeen[p.identifier] == nil { firstSeen[p.identifier] = frame.timestamp - start }
-        if floorSeenAt == nil,
-           planes.contains(where: { match($0, T_W_A: T_W_A).map { truth[$0.index].kind == "floor" } ?? false }) {
-            floorSeenAt = frame.timestamp - start
-        }
-        last = (planes, T_W_A)
+        last = (planes, T_A_W.inverse)
     }
 
-    /// The figures for the last observed frame.
-    public func report() -> PlaneEvaluationReport {
+    /// The figures for the last observed frame. `T_truth_world` maps the session's estimator
+    /// world into the truth's world: the identity for ground-truth poses, a 4-DoF (position + yaw)
+    /// trajectory alignment for the tracker, whose world origin and yaw are arbitrary.
+    /// The floor's time to detect is the first appearance of the earliest final anchor that
+    /// matches a truth floor (merges keep the older anchor, so this is the first detection).
+    public func report(T_truth_world: RigidTransform = .identity) -> PlaneEvaluationReport {
         var scores: [PlaneScore] = []
         var floor: (score: PlaneScore, overlap: Double)?
+        var floorSeenAt: Double?
         let largestFloor = truth.indices.filter { truth[$0].kind == "floor" }.max { truth[$0].area < truth[$1].area }
         if let last {
             for p in last.anchors {
                 var s = PlaneScore(identifier: p.identifier, alignment: p.alignment, classification: p.classification,
                                    area: p.geometry.area, timeToDetect: firstSeen[p.identifier] ?? 0)
-                if let m = match(p, T_W_A: last.T_W_A) {
+                if let m = match(p, T_W_A: T_truth_world * last.T_W_A) {
                     let t = truth[m.index]
                     s.truthID = t.id
                     s.truthKind = t.kind
                     s.normalErrorDeg = acos(max(-1, min(1, m.normal.dot(t.normal)))) * 180 / .pi
+                    s.signedOffsetCm = (m.centroid - t.centre).dot(t.normal) * 100
                     s.offsetErrorCm = abs((m.centroid - t.centre).dot(t.normal)) * 100
                     s.iou = m.iou
                     if m.index == largestFloor, m.overlap > floor?.overlap ?? -1 { floor = (s, m.overlap) }
+                    if t.kind == "floor" { floorSeenAt = min(floorSeenAt ?? .infinity, s.timeToDetect) }
                 }
                 scores.append(s)
             }

@@ -30,7 +30,7 @@ public struct AmbientLightEstimate: Sendable, Equatable {
 public struct AmbientLightEstimator: Sendable {
     /// Mean linear luminance of the simulator's room at 1000 lm, exposure gain 1 (measured on
     /// `Datasets/sample`: median over its frames of mean / (ambient/1000 · gain^2.2)).
-    public static let simulatorReferenceLinearLuminance = 0.1
+    public static let simulatorReferenceLinearLuminance = 0.25
 
     /// Linear luminance that maps to 1000 lm.
     public var referenceLinearLuminance: Double
@@ -40,18 +40,22 @@ public struct AmbientLightEstimator: Sendable {
     public var trimFraction: Double
     /// Temporal filter of the intensity.
     public var intensityFilter: AmbientLightFilter
+    /// Frame-to-frame brightness change on the same scene points (nil: level filter only).
+    public var changeTracker: BrightnessChangeTracker?
     /// Temporal filter of the colour temperature (slower: white balance drifts slowly).
     public var temperatureFilter: AmbientLightFilter
 
     /// Creates an estimator.
     public init(referenceLinearLuminance: Double = AmbientLightEstimator.simulatorReferenceLinearLuminance,
                 step: Int = 2, trimFraction: Double = 0.02,
+                changeTracker: BrightnessChangeTracker? = BrightnessChangeTracker(),
                 intensityFilter: AmbientLightFilter = AmbientLightFilter(),
                 temperatureFilter: AmbientLightFilter = AmbientLightFilter(processNoisePerSecond: 0.03, measurementSigma: 0.03)) {
         self.referenceLinearLuminance = referenceLinearLuminance
         self.step = step
         self.trimFraction = trimFraction
         self.intensityFilter = intensityFilter
+        self.changeTracker = changeTracker
         self.temperatureFilter = temperatureFilter
     }
 
@@ -61,7 +65,12 @@ public struct AmbientLightEstimator: Sendable {
     public mutating func estimate(image: AnyImage, timestamp: Double, exposureGain: Double = 1) -> AmbientLightEstimate {
         let b = ImageBrightness.measure(image, step: step, trimFraction: trimFraction, exposureGain: exposureGain)
         let raw = 1000 * b.linearLuminance / referenceLinearLuminance
-        let intensity = intensityFilter.update(max(raw, 1e-3), at: timestamp)
+        var change: Double?
+        if var tracker = changeTracker {
+            change = tracker.update(image, table: ImageBrightness.decodeTable(exposureGain: exposureGain))
+            changeTracker = tracker
+        }
+        let intensity = intensityFilter.update(max(raw, 1e-3), at: timestamp, relativeChange: change)
         var kelvin = ColorTemperature.neutral
         var measured = false
         if b.hasColor, let k = ColorTemperature.kelvin(linearRGB: b.linearRGB) {

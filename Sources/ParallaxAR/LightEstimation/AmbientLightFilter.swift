@@ -13,6 +13,11 @@ import Foundation
 /// `changeFrames` frames the state variance is inflated and the filter snaps to the new level
 /// (a simple CUSUM-like test; Page, "Continuous inspection schemes", Biometrika 1954).
 public struct AmbientLightFilter: Sendable {
+    /// With a measured frame-to-frame change: its standard deviation (ln units).
+    public var relativeChangeSigma: Double
+    /// With a measured frame-to-frame change: the standard deviation of the absolute level of
+    /// one frame (what the camera happens to look at changes the mean by ±10 % or so).
+    public var levelSigma: Double
     /// Random-walk standard deviation of ln(intensity) per √second.
     public var processNoisePerSecond: Double
     /// Standard deviation of one measurement of ln(intensity).
@@ -35,7 +40,10 @@ public struct AmbientLightFilter: Sendable {
     /// Creates a filter. The defaults follow 10 %/√s light drift and 4 % measurement noise (the
     /// spread of frame means while a handheld camera sweeps a room under constant light).
     public init(processNoisePerSecond: Double = 0.10, measurementSigma: Double = 0.04,
-                changeThreshold: Double = 3, changeFrames: Int = 2) {
+                changeThreshold: Double = 3, changeFrames: Int = 2,
+                relativeChangeSigma: Double = 0.002, levelSigma: Double = 0.2) {
+        self.relativeChangeSigma = relativeChangeSigma
+        self.levelSigma = levelSigma
         self.processNoisePerSecond = processNoisePerSecond
         self.measurementSigma = measurementSigma
         self.changeThreshold = changeThreshold
@@ -44,20 +52,33 @@ public struct AmbientLightFilter: Sendable {
 
     /// Feeds one measurement (`value` > 0, linear units) taken at `time` seconds and returns the
     /// filtered value. Non-positive or non-finite measurements are ignored (the prediction is returned).
-    public mutating func update(_ value: Double, at time: Double) -> Double {
-        let r = measurementSigma * measurementSigma
+    ///
+    /// With `relativeChange` (ln of the brightness ratio to the previous frame, measured on the
+    /// same scene points, see ``BrightnessChangeTracker``) the state is *predicted* by it — the
+    /// filter becomes a complementary filter: frame-to-frame changes from the tracker, the
+    /// absolute level slowly from the frame means — and the change detector is not needed.
+    public mutating func update(_ value: Double, at time: Double, relativeChange: Double? = nil) -> Double {
+        let withChange = relativeChange?.isFinite == true
+        let r = withChange ? levelSigma * levelSigma : measurementSigma * measurementSigma
         guard value > 0, value.isFinite else { return state.map(exp) ?? value }
         let z = log(value)
-        guard let x = state, let t0 = lastTime else {
+        guard let x0 = state, let t0 = lastTime else {
             state = z; variance = r; lastTime = time
             return value
         }
         let dt = max(0, time - t0)
         lastTime = time
-        var p = variance + processNoisePerSecond * processNoisePerSecond * max(dt, 1e-3)
+        var p: Double
+        var x = x0
+        if let d = relativeChange, withChange {
+            x += d
+            p = variance + relativeChangeSigma * relativeChangeSigma
+        } else {
+            p = variance + processNoisePerSecond * processNoisePerSecond * max(dt, 1e-3)
+        }
         let innovation = z - x
         let s = p + r
-        if abs(innovation) > changeThreshold * s.squareRoot() {
+        if !withChange, abs(innovation) > changeThreshold * s.squareRoot() {
             streak = innovation > 0 ? max(1, streak + 1) : min(-1, streak - 1)
         } else {
             streak = 0

@@ -12,6 +12,12 @@ import ParallaxMath
 public struct ImageBrightness: Sendable, Equatable {
     /// Trimmed mean of linear luminance (0…1, Rec. 709 / sRGB primaries weights).
     public var linearLuminance: Double
+    /// The linear values of the 256 code values with the camera's exposure gain divided out.
+    public static func decodeTable(exposureGain: Double) -> [Double] {
+        let gain = exposureGain > 0 && exposureGain.isFinite ? exposureGain : 1
+        return gain == 1 ? srgbDecodeTable : (0..<256).map { srgbToLinear(Double($0) / 255 / gain) }
+    }
+
     /// Trimmed means of linear R, G, B (equal for grey images).
     public var linearRGB: Vector3
     /// Whether the image had colour (false for 8/16-bit grey images).
@@ -34,8 +40,7 @@ public struct ImageBrightness: Sendable, Equatable {
     public static func measure(_ image: AnyImage, step: Int = 2, trimFraction: Double = 0.02,
                                exposureGain: Double = 1) -> ImageBrightness {
         let step = max(1, step)
-        let gain = exposureGain > 0 && exposureGain.isFinite ? exposureGain : 1
-        let table = gain == 1 ? srgbDecodeTable : (0..<256).map { srgbToLinear(Double($0) / 255 / gain) }
+        let table = decodeTable(exposureGain: exposureGain)
         switch image {
         case .gray8(let g): return measureGray(g, step: step, trim: trimFraction, table: table)
         case .gray16: return measureGray(image.toGray8(), step: step, trim: trimFraction, table: table)

@@ -5,7 +5,8 @@ import ParallaxMath
 ///
 /// Per update, over all map points:
 /// 1. **Grow and refine** each known plane: points within ``distanceThreshold`` of the plane
-///    that are single-linkage connected (``linkRadius``) to its current boundary join it; the
+///    (and nearer to it than to any other known plane) that are single-linkage connected
+///    (``linkRadius``) to its current boundary join it; the
 ///    plane is refitted by least squares on them (horizontal: mean height with the normal fixed
 ///    to gravity; vertical: the 2D line through the points' horizontal positions, by PCA).
 /// 2. **Detect** new planes among the points left: horizontal ones by a 1D consensus search
@@ -42,6 +43,9 @@ struct PlaneTracker {
     private var rng: UInt64 = 0x9A4A_11E5
     private var cameraHeightSum = 0.0
     private var cameraCount = 0
+    private var covariances: [Matrix3] = []
+    /// Floor on each point's standard deviation along the normal in the weighted fit (m).
+    var minimumPointSigma = 0.01
 
     init(detection: PlaneDetection) { self.detection = detection }
 
@@ -49,18 +53,37 @@ struct PlaneTracker {
     mutating func forget(planeID: Int) { planes[planeID] = nil }
 
     /// Updates the planes from the whole point map.
-    mutating func update(points: [Vector3], cameraPosition: Vector3, timestamp: Double) -> PlaneChanges {
+    mutating func update(points mapPoints: [MapPoint], cameraPosition: Vector3, timestamp: Double) -> PlaneChanges {
+        let points = mapPoints.map(\.position)
+        covariances = mapPoints.map(\.covariance)
         cameraHeightSum += cameraPosition.z
         cameraCount += 1
         var free = [Bool](repeating: true, count: points.count)
         let before = planes
         var changes = PlaneChanges()
 
-        for id in planes.keys.sorted() {
+        // Each point near several planes (e.g. where a wall meets the floor) belongs to the
+        // nearest one only, so junction points do not pull a plane towards its neighbour.
+        let ids = planes.keys.sorted()
+        let hulls = ids.map { planes[$0]?.planarBoundary ?? [] }
+        var owner = [Int](repeating: -1, count: points.count)
+        var ownerDistance = [Double](repeating: .infinity, count: points.count)
+        for id in ids {
+            guard let plane = planes[id] else { continue }
+            for i in 0..<points.count {
+                let d = abs(points[i].dot(plane.normal) - plane.offset)
+                // The infinite plane counts: a junction point may lie beyond a wall's seen part.
+                guard d < distanceThreshold, d < ownerDistance[i] else { continue }
+                owner[i] = id
+                ownerDistance[i] = d
+            }
+        }
+        for (k, id) in ids.enumerated() {
             guard var plane = planes[id] else { continue }
-            let hull = plane.planarBoundary
+            let hull = hulls[k]
             let candidates = (0..<points.count).filter {
-                free[$0] && abs(points[$0].dot(plane.normal) - plane.offset) < distanceThreshold
+                free[$0] && (owner[$0] == id || owner[$0] < 0)
+                    && abs(points[$0].dot(plane.normal) - plane.offset) < distanceThreshold
             }
             let planar = candidates.map { plane.planar(points[$0]) }
             var inliers: [Int] = []
@@ -70,7 +93,7 @@ struct PlaneTracker {
             }
             guard inliers.count >= 3 else { continue }
             inliers.sort()
-            refit(&plane, points: inliers.map { points[$0] })
+            refit(&plane, points: inliers.map { points[$0] }, covariances: inliers.map { covariances[$0] })
             for i in inliers { free[i] = false }
             planes[id] = plane
         }
@@ -87,12 +110,17 @@ struct PlaneTracker {
 
     // MARK: Fitting
 
-    /// Least-squares refit on `points` (normal orientation kept), then the convex boundary.
-    private func refit(_ plane: inout DetectedPlane, points: [Vector3]) {
-        let c = points.reduce(Vector3.zero, +) / Double(points.count)
+    /// Weighted least-squares refit on `points` (normal orientation kept), then the convex
+    /// boundary. Each point is weighted by the inverse of its variance along the plane normal,
+    /// `1 / (nᵀ Σ n + σ₀²)`: triangulated points far away or seen with little parallax count less.
+    private func refit(_ plane: inout DetectedPlane, points: [Vector3], covariances: [Matrix3]) {
+        let n0 = plane.normal
+        let weights = covariances.map { 1 / (n0.dot($0 * n0) + minimumPointSigma * minimumPointSigma) }
+        let total = weights.reduce(0, +)
+        let c = zip(points, weights).reduce(Vector3.zero) { $0 + $1.0 * $1.1 } / total
         if plane.alignment == .horizontal {
-            plane.offset = plane.normal.z * c.z  // n = (0, 0, ±1): offset = ±mean height
-        } else if let n = Self.verticalNormal(points, centroid: c) {
+            plane.offset = plane.normal.z * c.z  // n = (0, 0, ±1): offset = ±weighted mean height
+        } else if let n = Self.verticalNormal(points, weights: weights, centroid: c) {
             plane.normal = n.dot(plane.normal) < 0 ? -n : n
             plane.offset = plane.normal.dot(c)
         }
@@ -102,11 +130,12 @@ struct PlaneTracker {
 
     /// Horizontal unit normal of the vertical plane best fitting `points`: the direction of least
     /// variance of their (x, y) positions (closed-form 2×2 symmetric eigenvector).
-    static func verticalNormal(_ points: [Vector3], centroid c: Vector3) -> Vector3? {
+    static func verticalNormal(_ points: [Vector3], weights: [Double]? = nil, centroid c: Vector3) -> Vector3? {
         var sxx = 0.0, sxy = 0.0, syy = 0.0
-        for p in points {
+        for (k, p) in points.enumerated() {
+            let w = weights?[k] ?? 1
             let dx = p.x - c.x, dy = p.y - c.y
-            sxx += dx * dx; sxy += dx * dy; syy += dy * dy
+            sxx += w * dx * dx; sxy += w * dx * dy; syy += w * dy * dy
         }
         // Principal axis angle θ = ½·atan2(2sxy, sxx − syy); the normal is perpendicular to it.
         guard sxx + syy > 1e-12 else { return nil }
@@ -114,11 +143,12 @@ struct PlaneTracker {
         return Vector3(-sin(theta), cos(theta), 0)
     }
 
-    private mutating func newPlane(_ alignment: PlaneAlignment, normal: Vector3, points: [Vector3], time: Double) -> DetectedPlane {
+    private mutating func newPlane(_ alignment: PlaneAlignment, normal: Vector3, indices points: [Int], of points0: [Vector3],
+                                   time: Double) -> DetectedPlane {
         var plane = DetectedPlane(id: nextID, alignment: alignment, normal: normal, offset: 0, boundary: [],
                                   inlierCount: 0, classification: .none, firstSeen: time)
         nextID += 1
-        refit(&plane, points: points)
+        refit(&plane, points: points.map { points0[$0] }, covariances: points.map { covariances[$0] })
         return plane
     }
 
@@ -153,7 +183,7 @@ struct PlaneTracker {
             }
             if members.count >= minimumPoints, area >= minimumArea, !shadowed {
                 let normal = Vector3(0, 0, normalZ)
-                let plane = newPlane(.horizontal, normal: normal, points: members.map { points[$0] }, time: time)
+                let plane = newPlane(.horizontal, normal: normal, indices: members, of: points, time: time)
                 planes[plane.id] = plane
                 for i in members { free[i] = false }
             } else {
@@ -205,7 +235,7 @@ struct PlaneTracker {
             let area = abs(ConvexPolygon.signedArea(ConvexPolygon.hull(members.map { Vector2(points[$0].dot(e1), points[$0].z) })))
             // A vertical plane must rise: a line of floor points is not a wall.
             guard members.count >= minimumVerticalPoints, area >= minimumArea, height >= 0.15 else { return }
-            let plane = newPlane(.vertical, normal: n, points: members.map { points[$0] }, time: time)
+            let plane = newPlane(.vertical, normal: n, indices: members, of: points, time: time)
             planes[plane.id] = plane
             for i in members { free[i] = false }
         }

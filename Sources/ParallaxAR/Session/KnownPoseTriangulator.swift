@@ -30,11 +30,11 @@ struct KnownPoseTriangulator {
     private var rays: [Int: [(centre: Vector3, bearing: Vector3)]] = [:]
     private var previousRotation: Matrix3?
     /// Triangulated points by track id (world `W`).
-    private(set) var map: [Int: Vector3] = [:]
+    private(set) var map: [Int: (position: Vector3, covariance: Matrix3)] = [:]
 
     init(camera: any CameraModel) {
         var configuration = FeatureTrackerConfiguration()
-        configuration.maxFeatures = 200
+        configuration.maxFeatures = 300
         tracker = FeatureTracker(camera: camera, configuration: configuration)
         focal = 0.5 * (camera.fx + camera.fy)
     }
@@ -42,14 +42,14 @@ struct KnownPoseTriangulator {
     /// Tracks features in `image` (raw, distorted) taken from `T_world_camera` (OpenCV camera),
     /// updates the map and returns the points seen in this frame.
     mutating func process(image: GrayImage, timestamp: Double, T_world_camera: RigidTransform)
-        -> [(id: UInt64, position: Vector3)]
+        -> [MapPoint]
     {
         guard let plane = FloatPlane(width: image.width, height: image.height, gray8: image.pixels) else { return [] }
         let R = T_world_camera.rotationMatrix
         let predicted = previousRotation.map { R.transpose * $0 }  // R_cur_prev = R_C_W · R_W_Cprev
         previousRotation = R
         let frame = tracker.process(image: plane, timestamp: timestamp, predictedRotation: predicted)
-        var seen: [(id: UInt64, position: Vector3)] = []
+        var seen: [MapPoint] = []
         var alive = Set<Int>()
         for f in frame.features {
             alive.insert(f.id)
@@ -61,14 +61,14 @@ struct KnownPoseTriangulator {
             if let p = triangulate(list) {
                 map[f.id] = p
             }
-            if let p = map[f.id] { seen.append((UInt64(f.id), p)) }
+            if let p = map[f.id] { seen.append(MapPoint(id: UInt64(f.id), position: p.position, covariance: p.covariance)) }
         }
         // Forget the rays of ended tracks (their points stay in the map).
         for id in rays.keys where !alive.contains(id) { rays[id] = nil }
         return seen
     }
 
-    private func triangulate(_ list: [(centre: Vector3, bearing: Vector3)]) -> Vector3? {
+    private func triangulate(_ list: [(centre: Vector3, bearing: Vector3)]) -> (position: Vector3, covariance: Matrix3)? {
         guard list.count >= 3, let first = list.first, let last = list.last else { return nil }
         let angle = acos(max(-1, min(1, first.bearing.dot(last.bearing))))
         guard angle >= minimumParallax else { return nil }
@@ -104,7 +104,7 @@ struct KnownPoseTriangulator {
         let sigma = angularSigma / focal
         let worst = Self.largestEigenvalue(covariance) * sigma * sigma
         guard worst.squareRoot() <= maximumPositionSigma else { return nil }
-        return point
+        return (point, covariance * (sigma * sigma))
     }
 
     /// Largest eigenvalue of a symmetric positive semi-definite 3×3 matrix (power iteration;

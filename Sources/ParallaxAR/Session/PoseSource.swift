@@ -4,6 +4,19 @@ import ParallaxImaging
 import ParallaxMath
 import ParallaxTracking
 
+/// A 3D point of the map with its position covariance (estimator world `W`).
+struct MapPoint {
+    /// Stable identifier (the feature track id).
+    var id: UInt64
+    /// Position in `W` (m).
+    var position: Vector3
+    /// Position covariance (m²); isotropic (2 cm)² when the source gives none.
+    var covariance: Matrix3
+
+    /// The default covariance of points without one.
+    static let defaultCovariance = Matrix3(diagonal: Vector3(4e-4, 4e-4, 4e-4))
+}
+
 /// What a pose source reports for one camera frame, in the estimator's z-up world `W`.
 struct SourceOutput {
     /// Tracking quality.
@@ -11,7 +24,7 @@ struct SourceOutput {
     /// `T_W_B`, nil while no pose exists.
     var T_world_body: RigidTransform?
     /// Tracked 3D points (stable id, position in `W`).
-    var featurePoints: [(id: UInt64, position: Vector3)]
+    var featurePoints: [MapPoint]
 }
 
 /// A producer of poses and 3D points from a dataset replay.

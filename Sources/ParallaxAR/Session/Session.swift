@@ -37,7 +37,7 @@ public final class Session {
     private var userAnchors: [WorldAnchor] = []
     private var planes: PlaneTracker?
     private var planeAnchors: [Int: PlaneAnchor] = [:]
-    private var landmarks: [UInt64: Vector3] = [:]
+    private var landmarks: [UInt64: MapPoint] = [:]
     private var lastTrackingState: TrackingState?
     private var lastFrameNs: Int64?
     private var paceOrigin: (wall: ContinuousClock.Instant, dataNs: Int64)?
@@ -221,7 +221,7 @@ public final class Session {
             delegate?.session(self, cameraDidChangeTrackingState: camera)
         }
         if output.trackingState == .normal, trackingStartTime == nil { trackingStartTime = event.timestamp }
-        for p in output.featurePoints { landmarks[p.id] = p.position }
+        for p in output.featurePoints { landmarks[p.id] = p }
 
         if output.trackingState == .normal, let T_A_W, var tracker = planes, let T_W_B = output.T_world_body {
             let changes = tracker.update(points: landmarks.keys.sorted().compactMap { landmarks[$0] },

@@ -21,6 +21,8 @@ struct TrackerPoseSource: PoseSource {
         let result = try odometry.process(timestamp: frame.timestamp, timestampNs: frame.timestampNs,
                                           image0: image, image1: rightImage)
         return SourceOutput(trackingState: result.trackingState, T_world_body: result.T_world_body,
-                            featurePoints: result.featurePoints.map { (UInt64($0.id), $0.position_world) })
+                            featurePoints: result.featurePoints.map {
+                                MapPoint(id: UInt64($0.id), position: $0.position_world, covariance: MapPoint.defaultCovariance)
+                            })
     }
 }

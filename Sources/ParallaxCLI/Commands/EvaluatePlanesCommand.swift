@@ -12,7 +12,7 @@ struct EvaluatePlanesCommand: ParsableCommand {
         discussion: """
             Runs an AR session (horizontal + vertical plane detection) over DATASET and compares \
             every plane anchor at the end with the truth planes (z-up world): normal error (deg), \
-            offset error (cm), IoU of the polygons on the truth plane, and the time from the start \
+            offset error (cm; signed in the table, + = on the side the truth normal points to), IoU of the polygons on the truth plane, and the time from the start \
             of tracking to the first detection. --source groundtruth uses the dataset's poses \
             (with points triangulated from the images); --source tracking runs the VIO tracker.
             """)
@@ -61,7 +61,7 @@ struct EvaluatePlanesCommand: ParsableCommand {
             s += p.classification.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
             s += (p.truthID ?? "-").padding(toLength: 21, withPad: " ", startingAt: 0)
             s += f(p.normalErrorDeg).padding(toLength: 9, withPad: " ", startingAt: 0)
-            s += f(p.offsetErrorCm).padding(toLength: 11, withPad: " ", startingAt: 0)
+            s += f(p.signedOffsetCm).padding(toLength: 11, withPad: " ", startingAt: 0)
             s += f(p.iou).padding(toLength: 7, withPad: " ", startingAt: 0)
             s += f(p.area).padding(toLength: 9, withPad: " ", startingAt: 0)
             s += f(p.timeToDetect, 2) + "\n"
@@ -75,7 +75,7 @@ struct EvaluatePlanesCommand: ParsableCommand {
             "{\"identifier\": \"\(p.identifier.uuidString)\", \"alignment\": \"\(p.alignment.rawValue)\", "
                 + "\"classification\": \"\(p.classification.rawValue)\", "
                 + "\"truth\": \(p.truthID.map { "\"\($0)\"" } ?? "null"), \"normalErrorDeg\": \(n(p.normalErrorDeg)), "
-                + "\"offsetErrorCm\": \(n(p.offsetErrorCm)), \"iou\": \(n(p.iou)), \"area\": \(n(p.area)), "
+                + "\"offsetErrorCm\": \(n(p.offsetErrorCm)), \"signedOffsetCm\": \(n(p.signedOffsetCm)), \"iou\": \(n(p.iou)), \"area\": \(n(p.area)), "
                 + "\"timeToDetect\": \(n(p.timeToDetect))}"
         }
         var s = "{\"source\": \"\(source.rawValue)\", \"frames\": \(r.frames), "

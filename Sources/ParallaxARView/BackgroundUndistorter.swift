@@ -1,5 +1,4 @@
 import Foundation
-import ParallaxDatasets
 import ParallaxImaging
 import ParallaxMath
 import ParallaxVision
@@ -10,7 +9,7 @@ import ParallaxVision
 /// ((u − cx)/fx, (v − cy)/fy) is distorted with the lens model and mapped to the source pixel,
 /// which is sampled bilinearly. The remap table depends only on the lens and the output camera,
 /// so it is computed once and reused for every frame.
-public final class ImageUndistorter: @unchecked Sendable {
+public final class BackgroundUndistorter: @unchecked Sendable {
     /// The lens of the captured images.
     public let lens: any CameraModel
     /// Output size and pinhole intrinsics.
@@ -39,17 +38,6 @@ public final class ImageUndistorter: @unchecked Sendable {
             }
         }
         table = t
-    }
-
-    /// The Vision lens model of a dataset camera calibration.
-    public static func lensModel(for c: CameraCalibration) -> any CameraModel {
-        let k = c.intrinsics
-        switch c.distortion {
-        case let .radialTangential(k1, k2, p1, p2):
-            return PinholeRadTanCamera(width: c.width, height: c.height, fx: k.fu, fy: k.fv, cx: k.cu, cy: k.cv, k1: k1, k2: k2, p1: p1, p2: p2)
-        case let .equidistant(k1, k2, k3, k4):
-            return EquidistantCamera(width: c.width, height: c.height, fx: k.fu, fy: k.fv, cx: k.cu, cy: k.cv, k1: k1, k2: k2, k3: k3, k4: k4)
-        }
     }
 
     /// Where output pixel (u, v) samples the source, nil outside.
