@@ -84,12 +84,14 @@ public final class ARReplayRenderer: ARSceneRendererDelegate {
     /// Runs `session` to its end (or `maxFrames`), writing every `every`-th composited frame to
     /// `outputDirectory` (created). A session not yet running is run with horizontal plane
     /// detection and light estimation; without a light estimator it gets a ``SceneLightEstimator``.
+    /// `frameHandler` sees every frame the session delivers (for exports), rendered or not.
     @discardableResult
     public static func render(session: Session, outputDirectory: URL, sceneURL: URL? = nil, every: Int = 1,
                               settings: ARRenderSettings = ARRenderSettings(),
                               placement: ARContentPlacement = .horizontalPlane(minimumArea: 0.1),
                               maxFrames: Int? = nil, renderer: OffscreenRenderer? = nil,
-                              progress: ((Int) -> Void)? = nil) throws -> ARReplayReport {
+                              progress: ((Int) -> Void)? = nil,
+                              frameHandler: ((Frame) throws -> Void)? = nil) throws -> ARReplayReport {
         let (content, size) = try loadContent(sceneURL)
         let placer = ARReplayRenderer(content: content, contentSize: size)
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -111,6 +113,7 @@ public final class ARReplayRenderer: ARSceneRendererDelegate {
         while maxFrames.map({ report.framesProcessed < $0 }) ?? true, let frame = try session.nextFrame() {
             let k = report.framesProcessed
             report.framesProcessed += 1
+            try frameHandler?(frame)
             let geometry = ARCameraGeometry(frame.camera)
             report.lastLight = frame.lightEstimate.map { ARRenderLight($0) }
             if placed == nil, frame.camera.trackingState == .normal,
