@@ -2,24 +2,12 @@ import Foundation
 import ParallaxMath
 @testable import ParallaxDatasets
 
-/// SplitMix64 (Steele, Lea & Flood, OOPSLA 2014): a tiny seeded generator so that tests that
-/// draw random numbers are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The shared seeded generator (ParallaxMath's SplitMix64).
+typealias SeededGenerator = SplitMix64
 
-    /// A standard normal sample (Box–Muller).
-    mutating func normal() -> Double {
-        let u = Double.random(in: Double.ulpOfOne..<1, using: &self), v = Double.random(in: 0..<1, using: &self)
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-    }
+extension SplitMix64 {
+    /// A standard normal sample.
+    mutating func normal() -> Double { gaussian() }
 }
 
 enum EvaluationFixtures {

@@ -2,18 +2,12 @@ import Foundation
 import Testing
 
 @testable import ParallaxImaging
+import ParallaxMath
 
-/// A deterministic pseudo-random sequence (SplitMix64) so test images are reproducible.
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The shared seeded generator (ParallaxMath's SplitMix64), so test images are reproducible.
+typealias TestRandom = SplitMix64
+
+extension SplitMix64 {
     mutating func u8() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
     mutating func u16() -> UInt16 { UInt16(truncatingIfNeeded: next()) }
 }

@@ -1,21 +1,10 @@
 import Foundation
 @testable import ParallaxMath
 
-/// SplitMix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014):
-/// a tiny seeded generator so every property test sees the same samples on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The shared seeded generator (ParallaxMath's SplitMix64) with helpers for property tests.
+typealias SeededGenerator = SplitMix64
 
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo..<hi, using: &self) }
-
+extension SplitMix64 {
     /// A vector with components uniform in [-scale, scale).
     mutating func vector3(scale: Double = 1) -> Vector3 {
         Vector3(uniform(-scale, scale), uniform(-scale, scale), uniform(-scale, scale))
@@ -27,12 +16,6 @@ struct SeededGenerator: RandomNumberGenerator {
             let v = Vector3(gaussian(), gaussian(), gaussian())
             if v.norm > 1e-6 { return v.normalized }
         }
-    }
-
-    /// A standard normal sample (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u1 = uniform(Double.leastNormalMagnitude, 1), u2 = uniform(0, 1)
-        return (-2 * Foundation.log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 
     /// A rotation vector with angle uniform in [0, maxAngle).

@@ -107,22 +107,3 @@ struct PreintegrationTests {
         }
     }
 }
-
-/// A small deterministic generator for test noise (SplitMix64, Steele et al. 2014).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A standard normal sample (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u1 = max(Double.random(in: 0..<1, using: &self), 1e-300), u2 = Double.random(in: 0..<1, using: &self)
-        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
-    }
-    mutating func gaussianVector() -> Vector3 { Vector3(gaussian(), gaussian(), gaussian()) }
-}
