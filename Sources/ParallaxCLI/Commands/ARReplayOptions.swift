@@ -46,7 +46,11 @@ struct ARReplayOptions: ParsableArguments {
         if configuration.isLightEstimationEnabled { session.lightEstimator = SceneLightEstimator() }
         session.run(configuration)
 
-        var exporter = try export.map { try FrameExporter(url: URL(fileURLWithPath: $0)) }
+        var exporter = try export.map { path -> FrameExporter in
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            return try FrameExporter(url: url)
+        }
         var frames = 0
         let handle: (Frame) throws -> Void = { frame in
             frames += 1

@@ -31,6 +31,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "End time, seconds from the dataset start.")
     var to: Double?
 
+    @OptionGroup(title: "AR session")
+    var ar: ARReplayOptions
+
     func validate() throws {
         if mono && stereo { throw ValidationError("choose one of --mono and --stereo") }
         if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
@@ -42,7 +45,8 @@ struct ReplayCommand: ParsableCommand {
         let mode: TrackerConfiguration.Mode = mono || !data.isStereo ? .mono : .stereo
         let runner = try DatasetRunner(dataset: data, configuration: TrackerConfiguration(mode: mode))
         let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
-        var exporter = try export.map { try FrameExporter(path: $0, camera: data.cameras[0]) }
+        // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
+        var exporter = try (ar.isRequested ? nil : export).map { try FrameExporter(path: $0, camera: data.cameras[0]) }
         let bar = isatty(STDOUT_FILENO) != 0 ? ReplayProgress() : nil
         var done = 0
         let summary = try runner.run(from: from, to: to) { result, _ in
@@ -57,6 +61,10 @@ struct ReplayCommand: ParsableCommand {
         if let eval = try summary.evaluation() {
             print(String(format: "ATE posyaw: rmse %.4f m, max %.4f m over %d poses (10 ms association)",
                          eval.report.ate.rmse, eval.report.ate.max, eval.report.associatedPoses))
+        }
+        if ar.isRequested {
+            print("")
+            try ar.run(dataset: URL(fileURLWithPath: dataset), export: export, from: from, to: to)
         }
     }
 
