@@ -191,14 +191,23 @@ struct EstimatorCore {
         var selected: [FeatureTrack] = []
         var finished: [Int] = []
         let oldest = s.clones.count > configuration.windowSize ? s.clones.first?.frame : nil
+        var oldestCandidates: [FeatureTrack] = []
         for id in tracks.keys.sorted() {
             guard let t = tracks[id] else { continue }
-            let lost = !currentIds.contains(id)
-            let inOldest = oldest != nil && t.observations.first?.frame == oldest
-            if lost || inOldest {
+            if !currentIds.contains(id) {
                 if t.observations.count >= minFrames { selected.append(t) }
-                if lost { finished.append(id) } else { tracks[id]?.observations.removeAll() }
+                finished.append(id)
+            } else if oldest != nil, t.observations.first?.frame == oldest, t.observations.count >= minFrames {
+                oldestCandidates.append(t)
             }
+        }
+        // Tracks reaching the end of the window: use (and consume) at most `maxWindowTracksPerUpdate`
+        // of the longest ones; the others only lose their oldest observation at marginalisation.
+        // This bounds the cost of frames where many tracks started together (after initialisation).
+        oldestCandidates.sort { ($0.observations.count, $1.id) > ($1.observations.count, $0.id) }
+        for t in oldestCandidates.prefix(configuration.maxWindowTracksPerUpdate) {
+            selected.append(t)
+            tracks[t.id]?.observations.removeAll()
         }
         for id in finished { tracks[id] = nil }
         if !selected.isEmpty {
