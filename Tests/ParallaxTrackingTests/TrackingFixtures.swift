@@ -23,11 +23,13 @@ enum TrackingFixtures {
     static let simulatedDuration = 30.0
     static let simulatedCameraRate = 20.0
 
-    /// The simulated dataset following `trajectory` (a file in `shared/trajectories`) through
+    /// The simulated stereo dataset following `trajectory` (a file in `shared/trajectories`) through
     /// `Scenes/room.json` with EuRoC noise, seed 1 — generated once and cached, exactly what
-    /// `parallax simulate --scene Scenes/room.json --trajectory … --duration 30 [--stereo] --seed 1` writes.
-    /// Returns nil (with the reason) when the shared trajectories are absent.
-    static func simulated(trajectory: String, stereo: Bool) throws -> (EuRoCDataset?, String) {
+    /// `parallax simulate --scene Scenes/room.json --trajectory … --duration 30 --stereo --seed 1` writes.
+    /// Mono runs use its cam0 (the same images a mono simulation renders), which halves the
+    /// generation cost. Returns nil (with the reason) when the shared trajectories are absent.
+    static func simulated(trajectory: String) throws -> (EuRoCDataset?, String) {
+        let stereo = true
         let trajectoryURL = shared.appendingPathComponent("trajectories/\(trajectory).txt")
         guard FileManager.default.fileExists(atPath: trajectoryURL.path) else {
             return (nil, "skipped: \(trajectoryURL.path) not found")

@@ -86,7 +86,6 @@ struct EstimatorCore {
 
     mutating func processFrame(timestamp: Double, timestampNs: Int64, left: GrayImage?, right: GrayImage?)
         -> TrackingResult {
-        let clock = ContinuousClock()
         // Duplicated or out-of-order frame: answer with the previous result (nothing new to learn).
         if timestamp <= lastFrameTime, var again = lastResult {
             again.timings = TrackingTimings()
@@ -96,7 +95,7 @@ struct EstimatorCore {
         lastFrameTime = timestamp
 
         // Front-end with a gyro-predicted rotation.
-        let t0 = clock.now
+        let t0 = threadCPUMilliseconds()
         var frame: FeatureFrame?
         if let left, let plane = FloatPlane(width: left.width, height: left.height, gray8: left.pixels) {
             let rightPlane = right.flatMap { FloatPlane(width: $0.width, height: $0.height, gray8: $0.pixels) }
@@ -104,7 +103,7 @@ struct EstimatorCore {
             frame = tracker.process(image: plane, timestamp: timestamp, rightImage: isStereo ? rightPlane : nil,
                                     predictedRotation: predicted)
         }
-        let t1 = clock.now
+        let t1 = threadCPUMilliseconds()
         let featureCount = frame?.features.count ?? 0
 
         // Back-end.
@@ -135,16 +134,15 @@ struct EstimatorCore {
                 state = s
             }
         }
-        let t2 = clock.now
+        let t2 = threadCPUMilliseconds()
         _ = diverged
 
         if let frame { previousPixels = Dictionary(uniqueKeysWithValues: frame.features.map { ($0.id, $0.pixel) }) }
         let points = state != nil ? featurePoints(frame) : []
-        let t3 = clock.now
+        let t3 = threadCPUMilliseconds()
         let result = makeResult(timestamp: timestamp, timestampNs: timestampNs, frame: frame, featureCount: featureCount,
                                 points: points,
-                                timings: TrackingTimings(frontEnd: milliseconds(t1 - t0),
-                                                         backEnd: milliseconds(t2 - t1) + milliseconds(t3 - t2)))
+                                timings: TrackingTimings(frontEnd: t1 - t0, backEnd: t3 - t1))
         lastResult = result
         return result
     }
