@@ -28,6 +28,10 @@ struct EstimatorCore {
     var firstIMUTime: Double?
     /// Pixel positions of the previous frame's features, for the stillness test.
     var previousPixels: [Int: Vector2] = [:]
+    /// The previous frame's features (stereo velocity at initialisation from motion).
+    var previousFeatures: [TrackedFeature] = []
+    /// Start of the current visually still stretch (before initialisation).
+    var stillSince: Double?
 
     init(configuration: TrackerConfiguration, camera0: CameraCalibration, camera1: CameraCalibration?,
          imu: IMUCalibration) throws {
@@ -68,6 +72,8 @@ struct EstimatorCore {
         anchor = nil
         firstIMUTime = nil
         previousPixels = [:]
+        previousFeatures = []
+        stillSince = nil
     }
 
     mutating func addIMU(_ m: IMUMeasurement) {
@@ -107,7 +113,16 @@ struct EstimatorCore {
         let featureCount = frame?.features.count ?? 0
 
         // Back-end.
-        if state == nil { initialize(at: timestamp) }
+        if state == nil {
+            // Visual stillness gates the static initialiser: a hovering drone or a smooth hand-held
+            // motion can have a quiet IMU while moving at constant velocity.
+            if let frame, isStationary(frame) {
+                if stillSince == nil { stillSince = previousFrameTime }
+            } else {
+                stillSince = nil
+            }
+            initialize(at: timestamp, frame: frame, previousFrameTime: previousFrameTime)
+        }
         var diverged = false
         if var s = state {
             Propagator(noise: noise).propagate(&s, to: timestamp, samples: imuSlice(from: s.timestamp))
@@ -137,7 +152,10 @@ struct EstimatorCore {
         let t2 = threadCPUMilliseconds()
         _ = diverged
 
-        if let frame { previousPixels = Dictionary(uniqueKeysWithValues: frame.features.map { ($0.id, $0.pixel) }) }
+        if let frame {
+            previousPixels = Dictionary(uniqueKeysWithValues: frame.features.map { ($0.id, $0.pixel) })
+            previousFeatures = frame.features
+        }
         let points = state != nil ? featurePoints(frame) : []
         let t3 = threadCPUMilliseconds()
         let result = makeResult(timestamp: timestamp, timestampNs: timestampNs, frame: frame, featureCount: featureCount,
