@@ -50,8 +50,18 @@ enum TrackingFixtures {
             let alignment = SimulationSetup.alignment(for: spline, scene: scene)
             _ = try Simulator(scene: scene, trajectory: spline, configuration: config, alignment: alignment)
                 .run(to: temporary)
-            try? FileManager.default.removeItem(at: folder)
-            try FileManager.default.moveItem(at: temporary, to: folder)
+            // Another process may have finished the same dataset meanwhile: keep whichever is complete.
+            let csv = folder.appendingPathComponent("mav0/cam0/data.csv").path
+            if FileManager.default.fileExists(atPath: csv) {
+                try? FileManager.default.removeItem(at: temporary)
+            } else {
+                try? FileManager.default.removeItem(at: folder)
+                do {
+                    try FileManager.default.moveItem(at: temporary, to: folder)
+                } catch where FileManager.default.fileExists(atPath: csv) {
+                    try? FileManager.default.removeItem(at: temporary)
+                }
+            }
         }
         return (try EuRoCDataset(url: folder), name)
     }

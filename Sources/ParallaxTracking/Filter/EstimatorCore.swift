@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxDatasets
 import ParallaxImaging
 import ParallaxMath

@@ -46,7 +46,7 @@ struct MSCKFUpdater {
                 let c = state.clones[cloneIndex[o.frame]!]
                 return (c.rotation, c.position)
             }
-            guard let x = Triangulation.triangulate(obs, poses: poses, rig: rig) else {
+            guard let x = Triangulation.triangulate(obs, poses: poses, rig: rig, maxErrorNormalized: 0.05) else {
                 outcome.failedTriangulation += 1
                 continue
             }

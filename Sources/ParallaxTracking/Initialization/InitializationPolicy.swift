@@ -22,7 +22,9 @@ extension EstimatorCore {
         } else {
             let span = configuration.motionInitializationDelay
             guard samples.last!.timestamp - first >= span else { return }
-            let from = samples.last!.timestamp - span
+            // Average over everything since the start (up to 1 s): the longer the span, the smaller
+            // the mean acceleration of hand-held motion against gravity.
+            let from = samples.last!.timestamp - max(span, min(1.0, samples.last!.timestamp - first))
             var mean = Vector3.zero, meanGyro = Vector3.zero, count = 0.0
             for s in samples where s.timestamp >= from {
                 mean += s.accel
