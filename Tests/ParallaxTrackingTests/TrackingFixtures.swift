@@ -23,11 +23,13 @@ enum TrackingFixtures {
     static let simulatedDuration = 30.0
     static let simulatedCameraRate = 20.0
 
-    /// The simulated dataset following `trajectory` (a file in `shared/trajectories`) through
+    /// The simulated stereo dataset following `trajectory` (a file in `shared/trajectories`) through
     /// `Scenes/room.json` with EuRoC noise, seed 1 — generated once and cached, exactly what
-    /// `parallax simulate --scene Scenes/room.json --trajectory … --duration 30 [--stereo] --seed 1` writes.
-    /// Returns nil (with the reason) when the shared trajectories are absent.
-    static func simulated(trajectory: String, stereo: Bool) throws -> (EuRoCDataset?, String) {
+    /// `parallax simulate --scene Scenes/room.json --trajectory … --duration 30 --stereo --seed 1` writes.
+    /// Mono runs use its cam0 (the same images a mono simulation renders), which halves the
+    /// generation cost. Returns nil (with the reason) when the shared trajectories are absent.
+    static func simulated(trajectory: String) throws -> (EuRoCDataset?, String) {
+        let stereo = true
         let trajectoryURL = shared.appendingPathComponent("trajectories/\(trajectory).txt")
         guard FileManager.default.fileExists(atPath: trajectoryURL.path) else {
             return (nil, "skipped: \(trajectoryURL.path) not found")
@@ -48,8 +50,18 @@ enum TrackingFixtures {
             let alignment = SimulationSetup.alignment(for: spline, scene: scene)
             _ = try Simulator(scene: scene, trajectory: spline, configuration: config, alignment: alignment)
                 .run(to: temporary)
-            try? FileManager.default.removeItem(at: folder)
-            try FileManager.default.moveItem(at: temporary, to: folder)
+            // Another process may have finished the same dataset meanwhile: keep whichever is complete.
+            let csv = folder.appendingPathComponent("mav0/cam0/data.csv").path
+            if FileManager.default.fileExists(atPath: csv) {
+                try? FileManager.default.removeItem(at: temporary)
+            } else {
+                try? FileManager.default.removeItem(at: folder)
+                do {
+                    try FileManager.default.moveItem(at: temporary, to: folder)
+                } catch where FileManager.default.fileExists(atPath: csv) {
+                    try? FileManager.default.removeItem(at: temporary)
+                }
+            }
         }
         return (try EuRoCDataset(url: folder), name)
     }

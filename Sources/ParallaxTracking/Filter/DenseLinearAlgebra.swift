@@ -39,6 +39,47 @@ enum Dense {
         return rank
     }
 
+    /// `A · B` for row-major `A` (rows×inner) and `B` (inner×columns).
+    static func multiply(_ a: [Double], _ b: [Double], rows: Int, inner: Int, columns: Int) -> [Double] {
+        var c = [Double](repeating: 0, count: rows * columns)
+        a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                c.withUnsafeMutableBufferPointer { pc in
+                    for i in 0..<rows {
+                        let ci = i * columns
+                        for k in 0..<inner {
+                            let v = pa[i * inner + k]
+                            if v == 0 { continue }
+                            let bk = k * columns
+                            for j in 0..<columns { pc[ci + j] += v * pb[bk + j] }
+                        }
+                    }
+                }
+            }
+        }
+        return c
+    }
+
+    /// `A · Bᵀ` for row-major `A` (rows×inner) and `B` (columns×inner); symmetric outputs are fine.
+    static func multiplyTransposed(_ a: [Double], _ b: [Double], rows: Int, columns: Int, inner: Int) -> [Double] {
+        var c = [Double](repeating: 0, count: rows * columns)
+        a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                c.withUnsafeMutableBufferPointer { pc in
+                    for i in 0..<rows {
+                        for j in 0..<columns {
+                            var s = 0.0
+                            let ai = i * inner, bj = j * inner
+                            for k in 0..<inner { s += pa[ai + k] * pb[bj + k] }
+                            pc[i * columns + j] = s
+                        }
+                    }
+                }
+            }
+        }
+        return c
+    }
+
     /// Strict Cholesky: false when `a` is not positive definite.
     static func cholesky(_ a: inout [Double], n: Int) -> Bool {
         var ok = true
@@ -61,21 +102,29 @@ enum Dense {
 
     /// Solves `L y = b` in place (forward substitution); zero pivots give zero components.
     static func forwardSubstitute(_ l: [Double], n: Int, _ b: inout [Double]) {
-        for i in 0..<n {
-            var s = b[i]
-            for k in 0..<i { s -= l[i * n + k] * b[k] }
-            let d = l[i * n + i]
-            b[i] = d != 0 ? s / d : 0
+        l.withUnsafeBufferPointer { pl in
+            b.withUnsafeMutableBufferPointer { pb in
+                for i in 0..<n {
+                    var s = pb[i]
+                    for k in 0..<i { s -= pl[i * n + k] * pb[k] }
+                    let d = pl[i * n + i]
+                    pb[i] = d != 0 ? s / d : 0
+                }
+            }
         }
     }
 
     /// Solves `Lᵀ x = y` in place (back substitution).
     static func backSubstitute(_ l: [Double], n: Int, _ b: inout [Double]) {
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            var s = b[i]
-            for k in (i + 1)..<max(i + 1, n) { s -= l[k * n + i] * b[k] }
-            let d = l[i * n + i]
-            b[i] = d != 0 ? s / d : 0
+        l.withUnsafeBufferPointer { pl in
+            b.withUnsafeMutableBufferPointer { pb in
+                for i in stride(from: n - 1, through: 0, by: -1) {
+                    var s = pb[i]
+                    for k in (i + 1)..<max(i + 1, n) { s -= pl[k * n + i] * pb[k] }
+                    let d = pl[i * n + i]
+                    pb[i] = d != 0 ? s / d : 0
+                }
+            }
         }
     }
 

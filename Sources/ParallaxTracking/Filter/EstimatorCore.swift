@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxDatasets
 import ParallaxImaging
 import ParallaxMath
@@ -28,6 +29,10 @@ struct EstimatorCore {
     var firstIMUTime: Double?
     /// Pixel positions of the previous frame's features, for the stillness test.
     var previousPixels: [Int: Vector2] = [:]
+    /// The previous frame's features (stereo velocity at initialisation from motion).
+    var previousFeatures: [TrackedFeature] = []
+    /// Start of the current visually still stretch (before initialisation).
+    var stillSince: Double?
 
     init(configuration: TrackerConfiguration, camera0: CameraCalibration, camera1: CameraCalibration?,
          imu: IMUCalibration) throws {
@@ -68,6 +73,8 @@ struct EstimatorCore {
         anchor = nil
         firstIMUTime = nil
         previousPixels = [:]
+        previousFeatures = []
+        stillSince = nil
     }
 
     mutating func addIMU(_ m: IMUMeasurement) {
@@ -86,7 +93,6 @@ struct EstimatorCore {
 
     mutating func processFrame(timestamp: Double, timestampNs: Int64, left: GrayImage?, right: GrayImage?)
         -> TrackingResult {
-        let clock = ContinuousClock()
         // Duplicated or out-of-order frame: answer with the previous result (nothing new to learn).
         if timestamp <= lastFrameTime, var again = lastResult {
             again.timings = TrackingTimings()
@@ -96,7 +102,7 @@ struct EstimatorCore {
         lastFrameTime = timestamp
 
         // Front-end with a gyro-predicted rotation.
-        let t0 = clock.now
+        let t0 = threadCPUMilliseconds()
         var frame: FeatureFrame?
         if let left, let plane = FloatPlane(width: left.width, height: left.height, gray8: left.pixels) {
             let rightPlane = right.flatMap { FloatPlane(width: $0.width, height: $0.height, gray8: $0.pixels) }
@@ -104,11 +110,20 @@ struct EstimatorCore {
             frame = tracker.process(image: plane, timestamp: timestamp, rightImage: isStereo ? rightPlane : nil,
                                     predictedRotation: predicted)
         }
-        let t1 = clock.now
+        let t1 = threadCPUMilliseconds()
         let featureCount = frame?.features.count ?? 0
 
         // Back-end.
-        if state == nil { initialize(at: timestamp) }
+        if state == nil {
+            // Visual stillness gates the static initialiser: a hovering drone or a smooth hand-held
+            // motion can have a quiet IMU while moving at constant velocity.
+            if let frame, isStationary(frame) {
+                if stillSince == nil { stillSince = previousFrameTime }
+            } else {
+                stillSince = nil
+            }
+            initialize(at: timestamp, frame: frame, previousFrameTime: previousFrameTime)
+        }
         var diverged = false
         if var s = state {
             Propagator(noise: noise).propagate(&s, to: timestamp, samples: imuSlice(from: s.timestamp))
@@ -135,16 +150,18 @@ struct EstimatorCore {
                 state = s
             }
         }
-        let t2 = clock.now
+        let t2 = threadCPUMilliseconds()
         _ = diverged
 
-        if let frame { previousPixels = Dictionary(uniqueKeysWithValues: frame.features.map { ($0.id, $0.pixel) }) }
+        if let frame {
+            previousPixels = Dictionary(uniqueKeysWithValues: frame.features.map { ($0.id, $0.pixel) })
+            previousFeatures = frame.features
+        }
         let points = state != nil ? featurePoints(frame) : []
-        let t3 = clock.now
+        let t3 = threadCPUMilliseconds()
         let result = makeResult(timestamp: timestamp, timestampNs: timestampNs, frame: frame, featureCount: featureCount,
                                 points: points,
-                                timings: TrackingTimings(frontEnd: milliseconds(t1 - t0),
-                                                         backEnd: milliseconds(t2 - t1) + milliseconds(t3 - t2)))
+                                timings: TrackingTimings(frontEnd: t1 - t0, backEnd: t3 - t1))
         lastResult = result
         return result
     }
@@ -191,14 +208,23 @@ struct EstimatorCore {
         var selected: [FeatureTrack] = []
         var finished: [Int] = []
         let oldest = s.clones.count > configuration.windowSize ? s.clones.first?.frame : nil
+        var oldestCandidates: [FeatureTrack] = []
         for id in tracks.keys.sorted() {
             guard let t = tracks[id] else { continue }
-            let lost = !currentIds.contains(id)
-            let inOldest = oldest != nil && t.observations.first?.frame == oldest
-            if lost || inOldest {
+            if !currentIds.contains(id) {
                 if t.observations.count >= minFrames { selected.append(t) }
-                if lost { finished.append(id) } else { tracks[id]?.observations.removeAll() }
+                finished.append(id)
+            } else if oldest != nil, t.observations.first?.frame == oldest, t.observations.count >= minFrames {
+                oldestCandidates.append(t)
             }
+        }
+        // Tracks reaching the end of the window: use (and consume) at most `maxWindowTracksPerUpdate`
+        // of the longest ones; the others only lose their oldest observation at marginalisation.
+        // This bounds the cost of frames where many tracks started together (after initialisation).
+        oldestCandidates.sort { ($0.observations.count, $1.id) > ($1.observations.count, $0.id) }
+        for t in oldestCandidates.prefix(configuration.maxWindowTracksPerUpdate) {
+            selected.append(t)
+            tracks[t.id]?.observations.removeAll()
         }
         for id in finished { tracks[id] = nil }
         if !selected.isEmpty {

@@ -46,7 +46,7 @@ struct MSCKFUpdater {
                 let c = state.clones[cloneIndex[o.frame]!]
                 return (c.rotation, c.position)
             }
-            guard let x = Triangulation.triangulate(obs, poses: poses, rig: rig) else {
+            guard let x = Triangulation.triangulate(obs, poses: poses, rig: rig, maxErrorNormalized: 0.05) else {
                 outcome.failedTriangulation += 1
                 continue
             }
@@ -98,27 +98,17 @@ struct MSCKFUpdater {
             }
             let mo = m - 3
             // χ² gate: γ = rᵀ (H P Hᵀ + σ²I)⁻¹ r.
+            let g = (0..<c).map { 6 * involved[$0 / 6] + $0 % 6 }   // column in the clone block
             var pSub = [Double](repeating: 0, count: c * c)
-            for a in 0..<c {
-                let ia = FilterState.imuDimension + 6 * involved[a / 6] + a % 6
-                for b in 0..<c {
-                    let ib = FilterState.imuDimension + 6 * involved[b / 6] + b % 6
-                    pSub[a * c + b] = state.covariance[ia * n + ib]
+            state.covariance.withUnsafeBufferPointer { p in
+                for a in 0..<c {
+                    let row = (FilterState.imuDimension + g[a]) * n + FilterState.imuDimension
+                    for b in 0..<c { pSub[a * c + b] = p[row + g[b]] }
                 }
             }
-            var hp = [Double](repeating: 0, count: mo * c)
-            for i in 0..<mo { for b in 0..<c {
-                var s = 0.0
-                for a in 0..<c { s += ho[i * c + a] * pSub[a * c + b] }
-                hp[i * c + b] = s
-            } }
-            var s = [Double](repeating: 0, count: mo * mo)
-            for i in 0..<mo { for j in i..<mo {
-                var v = 0.0
-                for a in 0..<c { v += hp[i * c + a] * ho[j * c + a] }
-                s[i * mo + j] = v
-                s[j * mo + i] = v
-            }; s[i * mo + i] += sigma2 }
+            let hp = Dense.multiply(ho, pSub, rows: mo, inner: c, columns: c)
+            var s = Dense.multiplyTransposed(hp, ho, rows: mo, columns: mo, inner: c)
+            for i in 0..<mo { s[i * mo + i] += sigma2 }
             var y = ro
             guard Dense.cholesky(&s, n: mo) else { outcome.rejected += 1; continue }
             Dense.forwardSubstitute(s, n: mo, &y)
@@ -128,15 +118,18 @@ struct MSCKFUpdater {
                 continue
             }
             // Accumulate HᵀH and Hᵀr over the window's clone columns.
-            for i in 0..<mo {
-                for a in 0..<c {
-                    let va = ho[i * c + a]
-                    if va == 0 { continue }
-                    let ga = 6 * involved[a / 6] + a % 6
-                    infoVec[ga] += va * ro[i]
-                    for b in 0..<c {
-                        let gb = 6 * involved[b / 6] + b % 6
-                        info[ga * kdim + gb] += va * ho[i * c + b]
+            info.withUnsafeMutableBufferPointer { inf in
+                ho.withUnsafeBufferPointer { h in
+                    for i in 0..<mo {
+                        let hr = i * c
+                        for a in 0..<c {
+                            let va = h[hr + a]
+                            if va == 0 { continue }
+                            let ga = g[a]
+                            infoVec[ga] += va * ro[i]
+                            let base = ga * kdim
+                            for b in 0..<c { inf[base + g[b]] += va * h[hr + b] }
+                        }
                     }
                 }
             }
@@ -205,3 +198,4 @@ struct MSCKFUpdater {
         return (outcome, points)
     }
 }
+

@@ -9,19 +9,22 @@ extension EstimatorCore {
     ///    from the mean specific force over that span (the mean acceleration of hand-held or hovering
     ///    motion is small against g), zero velocity with a wide prior; the MSCKF updates of the next
     ///    frames make velocity, tilt and biases converge (reported `limited(initializing)` meanwhile).
-    mutating func initialize(at t: Double) {
+    mutating func initialize(at t: Double, frame: FeatureFrame?, previousFrameTime: Double) {
         let upTo = imuBuffer.lastIndex { $0.timestamp <= t }
         guard let upTo, let first = firstIMUTime else { return }
         let samples = imuBuffer[...upTo]
         var nav: NavigationState
         var sigmas: [Double]
-        if let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
+        let visuallyStill = stillSince.map { t - $0 >= configuration.staticInitializer.window * 0.5 } ?? false
+        if visuallyStill, let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
             nav = r.state
             sigmas = [0.01, 0.01, 1e-3, 1e-3, 1e-3, 1e-3, 0.02, 0.02, 0.02, 3e-3, 3e-3, 3e-3, 0.05, 0.05, 0.05]
         } else {
             let span = configuration.motionInitializationDelay
             guard samples.last!.timestamp - first >= span else { return }
-            let from = samples.last!.timestamp - span
+            // Average over everything since the start (up to 1 s): the longer the span, the smaller
+            // the mean acceleration of hand-held motion against gravity.
+            let from = samples.last!.timestamp - max(span, min(1.0, samples.last!.timestamp - first))
             var mean = Vector3.zero, meanGyro = Vector3.zero, count = 0.0
             for s in samples where s.timestamp >= from {
                 mean += s.accel
@@ -33,7 +36,13 @@ extension EstimatorCore {
             let rotation = StaticInitializer.gravityAlignedRotation(upInBody: mean.normalized)
             nav = NavigationState(timestamp: samples.last!.timestamp,
                                   T_world_body: RigidTransform(rotationMatrix: rotation, translation: .zero))
-            sigmas = [0.05, 0.05, 1e-3, 1e-3, 1e-3, 1e-3, 0.5, 0.5, 0.5, 0.02, 0.02, 0.02, 0.2, 0.2, 0.2]
+            var velocitySigma = 1.0
+            if let frame, let v = stereoVelocity(frame, dt: t - previousFrameTime) {
+                nav.velocity = rotation * v
+                velocitySigma = 0.15
+            }
+            sigmas = [0.05, 0.05, 1e-3, 1e-3, 1e-3, 1e-3, velocitySigma, velocitySigma, velocitySigma,
+                      0.02, 0.02, 0.02, 0.2, 0.2, 0.2]
         }
         if let anchor {
             // Re-initialisation after a reset: keep position and heading so the world frame stays put.
@@ -49,6 +58,35 @@ extension EstimatorCore {
         framesSinceInit = 0
         tracks.removeAll()
     }
+
+    /// Body velocity (in the body frame) from stereo points seen in the previous and current frame:
+    /// with the gyro rotation R and P_cur = R P_prev + t, the camera moved by −t (median over points).
+    func stereoVelocity(_ frame: FeatureFrame, dt: Double) -> Vector3? {
+        guard isStereo, dt > 0, dt < 0.5, let rCurPrev = predictedCameraRotation(from: lastFrameTimeBefore(dt), to: lastFrameTime)
+        else { return nil }
+        var prev: [Int: TrackedFeature] = [:]
+        for f in previousFeatures where f.rightNormalized != nil { prev[f.id] = f }
+        let rbc = rig.R_body_cam0
+        func point(_ f: TrackedFeature) -> Vector3? {
+            guard let rn = f.rightNormalized else { return nil }
+            let obs = [Observation(frame: 0, left: f.normalized, right: rn)]
+            guard let xb = Triangulation.triangulate(obs, poses: [(.identity, .zero)], rig: rig, iterations: 3) else { return nil }
+            return rbc.transpose * (xb - rig.p_body_cam0)
+        }
+        var tx: [Double] = [], ty: [Double] = [], tz: [Double] = []
+        for f in frame.features {
+            guard let p = prev[f.id], let a = point(p), let b = point(f), a.z < 8, b.z < 8 else { continue }
+            let t = b - rCurPrev * a
+            tx.append(t.x); ty.append(t.y); tz.append(t.z)
+        }
+        guard tx.count >= 10 else { return nil }
+        func median(_ v: [Double]) -> Double { let s = v.sorted(); return s[s.count / 2] }
+        let tCam = Vector3(median(tx), median(ty), median(tz))
+        // Camera displacement in the current camera frame is −t; in the body frame R_bc (−t).
+        return rbc * (-tCam) / dt
+    }
+
+    private func lastFrameTimeBefore(_ dt: Double) -> Double { lastFrameTime - dt }
 
     /// Packs the public result and decides the tracking state (ARKit semantics).
     func makeResult(timestamp: Double, timestampNs: Int64, frame: FeatureFrame?, featureCount: Int,

@@ -60,23 +60,14 @@ public struct DatasetRunner {
     }
 
     /// Replays `[from, to]` (seconds from the dataset start; nil = whole) and calls `onFrame` with
-    /// each result and the replay's progress fraction.
+    /// each result and the number of frames processed so far.
     public func run(from: Double? = nil, to: Double? = nil,
-                    onFrame: (TrackingResult, Double) throws -> Void = { _, _ in }) throws -> Summary {
+                    onFrame: (TrackingResult, Int) throws -> Void = { _, _ in }) throws -> Summary {
         var summary = Summary()
         let iterator = try dataset.replay(from: from, to: to, includeGroundTruth: dataset.hasGroundTruth).makeIterator()
         var gt: [TrajectoryPose] = []
         var firstFrame: Double?
-        var firstEvent: Double?, lastTime = 0.0
-        let span: Double? = {
-            guard let start = try? dataset.startTimestampNs() else { return nil }
-            _ = start
-            return nil
-        }()
-        _ = span
         while let event = try iterator.next() {
-            if firstEvent == nil { firstEvent = event.timestamp }
-            lastTime = event.timestamp
             switch event {
             case .imu(let s):
                 estimator.process(imu: s)
@@ -99,10 +90,9 @@ public struct DatasetRunner {
                 }
                 summary.frontEndMs.append(r.timings.frontEnd)
                 summary.backEndMs.append(r.timings.backEnd)
-                try onFrame(r, 0)
+                try onFrame(r, summary.frames)
             }
         }
-        _ = lastTime
         if !gt.isEmpty { summary.groundTruth = Trajectory(poses: gt, name: "groundtruth") }
         return summary
     }

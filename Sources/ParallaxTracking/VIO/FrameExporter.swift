@@ -39,7 +39,10 @@ public struct FrameExporter {
     public mutating func write(_ r: TrackingResult) throws {
         if T_A_W == nil, let c = r.T_world_camera { T_A_W = Self.arWorld(fromFirstCamera: c) }
         var fields: [String] = []
-        fields.append("\"timestamp\":\(String(format: "%.9f", r.timestamp))")
+        // Seconds printed from the integer nanoseconds, so no digit is lost to Double rounding.
+        let ns = r.timestampNs
+        let sign = ns < 0 ? "-" : ""
+        fields.append("\"timestamp\":\(sign)\(abs(ns) / 1_000_000_000).\(String(format: "%09lld", abs(ns) % 1_000_000_000))")
         fields.append("\"timestamp_ns\":\(r.timestampNs)")
         fields.append("\"tracking_state\":\"\(r.trackingState.name)\"")
         fields.append("\"tracking_state_reason\":" + (r.trackingState.reason.map { "\"\($0.rawValue)\"" } ?? "null"))

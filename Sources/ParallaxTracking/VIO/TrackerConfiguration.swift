@@ -17,6 +17,8 @@ public struct TrackerConfiguration: Sendable {
     public var windowSize: Int = 11
     /// Front-end settings (feature count, KLT, RANSAC).
     public var frontEnd = FeatureTrackerConfiguration()
+    /// At most this many tracks spanning the whole window are used per frame (bounds the cost per frame).
+    public var maxWindowTracksPerUpdate: Int = 40
     /// Standard deviation of a feature measurement, pixels (converted to normalised units by the focal length).
     public var pixelNoiseSigma: Double = 1.0
     /// Chi-squared gate probability for each feature's Mahalanobis test (OpenVINS uses 0.95).

@@ -14,7 +14,7 @@ public struct TrackedFeaturePoint: Sendable, Equatable {
     }
 }
 
-/// Milliseconds spent on one frame.
+/// CPU milliseconds (thread time) spent on one frame.
 public struct TrackingTimings: Sendable, Equatable {
     /// Image decoding and the visual front-end (pyramids, KLT, RANSAC, detection, stereo).
     public var frontEnd: Double = 0

@@ -67,13 +67,12 @@ public final class VisualInertialOdometry {
     /// Decodes a dataset frame's images and processes them.
     /// - Throws: image decoding errors (naming the file) or ``TrackingError/imageSize(camera:expected:got:)``.
     public func process(frame: FrameEvent) throws -> TrackingResult {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = threadCPUMilliseconds()
         let left = try frame.loadGray8(0)
         let right = core.isStereo ? try frame.loadGray8(1) : nil
-        let decode = clock.now - start
+        let decode = threadCPUMilliseconds() - start
         var result = try process(timestamp: frame.timestamp, timestampNs: frame.timestampNs, image0: left, image1: right)
-        result.timings.frontEnd += milliseconds(decode)
+        result.timings.frontEnd += decode
         return result
     }
 
@@ -94,8 +93,10 @@ public final class VisualInertialOdometry {
     public func reset() { core.reset() }
 }
 
-/// Milliseconds in a duration.
-func milliseconds(_ d: Duration) -> Double {
-    let c = d.components
-    return Double(c.seconds) * 1e3 + Double(c.attoseconds) * 1e-15
+/// CPU time of the calling thread in milliseconds (`CLOCK_THREAD_CPUTIME_ID`): per-frame costs
+/// that do not depend on how busy the machine is (the estimator is single-threaded).
+func threadCPUMilliseconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) * 1e-6
 }
