@@ -1,21 +1,44 @@
 #!/usr/bin/env bash
-# The main job of README.md: installs what is missing, builds a release `parallax`, and runs it on
-# the bundled default data, writing its outputs under out/. Safe to run twice.
+# The main job of README.md: installs what is missing, builds a release `parallax`, and runs the
+# whole path on bundled data — dataset summary, visual-inertial tracking with accuracy figures,
+# a simulated walk replayed through the AR session (planes, light, composited AR frames),
+# and a rendered scene. Outputs go to out/. Safe to run twice.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 swift build -c release --product parallax
 bin="$(swift build -c release --show-bin-path)/parallax"
 mkdir -p out
-dataset="Datasets/sample"
-echo "== parallax info $dataset"
-"$bin" info "$dataset"
-echo
-echo "== parallax evaluate (bundled estimate vs ground truth, 4-DoF alignment)"
-"$bin" evaluate Datasets/sample-estimate.txt "$dataset/mav0/state_groundtruth_estimate0/data.csv" \
-    --align posyaw --plot out/trajectory.png
-echo
-echo "== parallax render Scenes/showcase.json"
+sample="Datasets/sample"
+step() { printf '\n== %s\n' "$*"; }
+
+step "parallax info $sample"
+"$bin" info "$sample"
+
+step "parallax replay $sample (tracking, ATE against the bundled ground truth)"
+"$bin" replay "$sample" --export out/sample-frames.jsonl --trajectory out/sample-est.txt
+
+step "parallax evaluate (4-DoF alignment, plot)"
+"$bin" evaluate out/sample-est.txt "$sample/mav0/state_groundtruth_estimate0/data.csv" --align posyaw \
+    --plot out/sample-trajectory.png
+
+walk="out/handheld"
+if [ ! -f "$walk/truth/planes.json" ]; then
+    step "parallax simulate: an 8 s handheld walk through Scenes/room.json (seed 7)"
+    "$bin" simulate --scene Scenes/room.json --motion handheld --duration 8 --static-start 1 --seed 7 -o "$walk"
+fi
+
+step "parallax replay $walk with the AR session: planes, light, AR frames"
+"$bin" replay "$walk" --planes --light --export out/frames.jsonl --trajectory out/handheld-est.txt \
+    --render out/ar --every 4
+
+step "parallax evaluate-planes $walk (tracked poses vs truth/planes.json)"
+"$bin" evaluate-planes "$walk" --source tracking
+
+step "parallax evaluate-light $walk (vs truth/lighting.json)"
+"$bin" evaluate-light "$walk"
+
+step "parallax render Scenes/showcase.json"
 "$bin" render Scenes/showcase.json -o out/showcase.png --size 1280x720
-echo
-echo "Outputs: out/trajectory.png, out/showcase.png"
+
+printf '\nOutputs in out/: sample-frames.jsonl, sample-est.txt, sample-trajectory.png, frames.jsonl, ar/*.png, showcase.png\n'
