@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # The test command of README.md: installs what is missing, builds, and runs every test.
 # Safe to run twice. CI (.ci/run) calls exactly this.
+#
+# Tests build in release mode (with -enable-testing so @testable imports work): the tracking
+# accuracy tests simulate and track two 30 s stereo datasets, which takes minutes in release
+# and far longer in a debug build. Simulated datasets are cached in $PARALLAX_SIM_CACHE
+# (default /tmp/parallax-sim) and reused by later runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PARALLAX_WITH_XVFB=1 ./scripts/install-deps.sh
-swift build --build-tests
-swift test --skip-build "$@"
+flags=(-c release -Xswiftc -enable-testing)
+swift build "${flags[@]}" --build-tests
+swift test "${flags[@]}" --skip-build "$@"
