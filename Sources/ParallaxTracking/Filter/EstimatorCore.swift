@@ -150,7 +150,7 @@ struct EstimatorCore {
                 state = s
             }
         }
-        let t2 = threadCPUMilliseconds()
+
         _ = diverged
 
         if let frame {
