@@ -33,6 +33,8 @@ struct EstimatorCore {
     var previousFeatures: [TrackedFeature] = []
     /// Start of the current visually still stretch (before initialisation).
     var stillSince: Double?
+    /// Stereo body velocities of the frames before initialisation (gravity from motion).
+    var initVelocities: [(time: Double, velocity: Vector3)] = []
 
     init(configuration: TrackerConfiguration, camera0: CameraCalibration, camera1: CameraCalibration?,
          imu: IMUCalibration) throws {
@@ -75,6 +77,7 @@ struct EstimatorCore {
         previousPixels = [:]
         previousFeatures = []
         stillSince = nil
+        initVelocities = []
     }
 
     mutating func addIMU(_ m: IMUMeasurement) {
@@ -123,6 +126,10 @@ struct EstimatorCore {
                 stillSince = nil
             }
             initialize(at: timestamp, frame: frame, previousFrameTime: previousFrameTime)
+            if state == nil, let frame, let v = stereoVelocity(frame, dt: timestamp - previousFrameTime) {
+                initVelocities.append((timestamp, v))
+                if initVelocities.count > 40 { initVelocities.removeFirst() }
+            }
         }
         var diverged = false
         if var s = state {
@@ -150,7 +157,7 @@ struct EstimatorCore {
                 state = s
             }
         }
-        let t2 = threadCPUMilliseconds()
+
         _ = diverged
 
         if let frame {

@@ -33,15 +33,22 @@ extension EstimatorCore {
             }
             guard count >= 3, mean.norm > 1e-6 else { return }
             mean /= count
-            let rotation = StaticInitializer.gravityAlignedRotation(upInBody: mean.normalized)
+            var up = mean.normalized
+            var tiltSigma = 0.05
+            let vNow = frame.flatMap { stereoVelocity($0, dt: t - previousFrameTime) }
+            if let vNow, let g = stereoGravity(velocityNow: vNow, at: t) {
+                up = -g.normalized
+                tiltSigma = 0.02
+            }
+            let rotation = StaticInitializer.gravityAlignedRotation(upInBody: up)
             nav = NavigationState(timestamp: samples.last!.timestamp,
                                   T_world_body: RigidTransform(rotationMatrix: rotation, translation: .zero))
             var velocitySigma = 1.0
-            if let frame, let v = stereoVelocity(frame, dt: t - previousFrameTime) {
+            if let v = vNow {
                 nav.velocity = rotation * v
                 velocitySigma = 0.15
             }
-            sigmas = [0.05, 0.05, 1e-3, 1e-3, 1e-3, 1e-3, velocitySigma, velocitySigma, velocitySigma,
+            sigmas = [tiltSigma, tiltSigma, 1e-3, 1e-3, 1e-3, 1e-3, velocitySigma, velocitySigma, velocitySigma,
                       0.02, 0.02, 0.02, 0.2, 0.2, 0.2]
         }
         if let anchor {
@@ -84,6 +91,27 @@ extension EstimatorCore {
         let tCam = Vector3(median(tx), median(ty), median(tz))
         // Camera displacement in the current camera frame is −t; in the body frame R_bc (−t).
         return rbc * (-tCam) / dt
+    }
+
+    /// Gravity in the current body frame from two stereo velocities (Dong-Si & Mourikis 2012 style
+    /// closed form): with body velocities v_a, v_b and the IMU deltas ΔR, Δv over [a, b],
+    /// R_aᵀ g Δt = ΔR v_b − v_a − Δv. Uses the oldest stored velocity at least 0.3 s old; nil when
+    /// none exists or the magnitude is implausible.
+    func stereoGravity(velocityNow vb: Vector3, at t: Double) -> Vector3? {
+        guard let a = initVelocities.first(where: { t - $0.time >= 0.3 }) else { return nil }
+        var pre = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: noise)
+        let samples = imuSlice(from: a.time)
+        for (k, s) in samples.enumerated() {
+            let start = max(s.timestamp, a.time)
+            let next = k + 1 < samples.count ? samples[samples.startIndex + k + 1].timestamp : t
+            let end = min(next, t)
+            if end > start { pre.integrate(gyro: s.gyro, accel: s.accel, dt: end - start) }
+            if next >= t { break }
+        }
+        guard pre.deltaTime > 0.25 else { return nil }
+        let ga = (pre.deltaRotation * vb - a.velocity - pre.deltaVelocity) / pre.deltaTime
+        guard abs(ga.norm - 9.81) < 1.0 else { return nil }
+        return pre.deltaRotation.transpose * ga      // in the current body frame
     }
 
     private func lastFrameTimeBefore(_ dt: Double) -> Double { lastFrameTime - dt }
