@@ -7,6 +7,7 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure speed and memory (use a release build).",
         subcommands: [
-            BenchRenderCommand.self, BenchReplayCommand.self, BenchFrontEndCommand.self, BenchSimulateCommand.self,
+            BenchRenderCommand.self, BenchReplayCommand.self, BenchFrontEndCommand.self, BenchTrackingCommand.self,
+            BenchSimulateCommand.self,
         ])
 }
