@@ -1,23 +1,7 @@
 import Foundation
-import ParallaxDatasets
 import ParallaxImaging
 import ParallaxMath
 import ParallaxVision
-
-extension CameraCalibration {
-    /// The Vision camera model (intrinsics + distortion) of this calibration.
-    public var cameraModel: any CameraModel {
-        let k = intrinsics
-        switch distortion {
-        case let .radialTangential(k1, k2, p1, p2):
-            return PinholeRadTanCamera(width: width, height: height, fx: k.fu, fy: k.fv, cx: k.cu, cy: k.cv,
-                                       k1: k1, k2: k2, p1: p1, p2: p2)
-        case let .equidistant(k1, k2, k3, k4):
-            return EquidistantCamera(width: width, height: height, fx: k.fu, fy: k.fv, cx: k.cu, cy: k.cv,
-                                     k1: k1, k2: k2, k3: k3, k4: k4)
-        }
-    }
-}
 
 /// Remaps raw (distorted) camera images onto an ideal pinhole camera, so that
 /// ``Camera/intrinsics`` describes ``Frame/capturedImage`` exactly and AR content rendered with
