@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxAR
 import ParallaxImaging
 import ParallaxMath
 import ParallaxRendering
@@ -33,7 +34,7 @@ public final class ARSceneRenderer {
     let directionalNode = Node(name: "ar-directional-light")
     var anchorNodes: [UUID: (node: Node, anchor: ARRenderAnchor)] = [:]
     var planeNodes: [UUID: (occluder: Node, catcher: Node)] = [:]
-    private var undistorter: BackgroundUndistorter?
+    private var undistorter: ImageUndistorter?
     private var undistorterKey = ""
 
     /// Creates a compositor over `scene` (new empty scene by default); a renderer is created when
@@ -69,7 +70,7 @@ public final class ARSceneRenderer {
         let c = frame.camera
         let key = "\(lens)|\(c.width)x\(c.height)|\(c.fx),\(c.fy),\(c.cx),\(c.cy)"
         if undistorter == nil || key != undistorterKey {
-            undistorter = BackgroundUndistorter(lens: lens, width: c.width, height: c.height, fx: c.fx, fy: c.fy, cx: c.cx, cy: c.cy)
+            undistorter = ImageUndistorter(lens: lens, width: c.width, height: c.height, fx: c.fx, fy: c.fy, cx: c.cx, cy: c.cy)
             undistorterKey = key
         }
         return undistorter?.undistort(frame.capturedImage) ?? frame.capturedImage.toRGBA8()

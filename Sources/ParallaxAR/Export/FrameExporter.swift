@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxDatasets
 import ParallaxMath
 
 /// Writes frames as JSON Lines (`frames.jsonl`): one object per frame, keys in a fixed order,
@@ -78,26 +79,10 @@ public struct FrameExporter {
         return s + "}"
     }
 
-    static func num(_ x: Double) -> String {
-        guard x.isFinite else { return "null" }
-        let v = abs(x) < 5e-7 ? 0 : x  // never "-0.000000"
-        return String(format: "%.6f", v)
-    }
-    static func vec(_ v: Vector3) -> String { "[\(num(v.x)), \(num(v.y)), \(num(v.z))]" }
-    static func matrix(_ m: Matrix4) -> String {
-        "[" + (0..<4).map { r in "[" + (0..<4).map { c in num(m[r, c]) }.joined(separator: ", ") + "]" }
-            .joined(separator: ", ") + "]"
-    }
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where ch.value < 0x20: out += String(format: "\\u%04x", ch.value)
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out + "\""
-    }
+    /// Six decimals, never `-0.000000`, non-finite values as `null`.
+    static let style = JSONNumberStyle(zeroBelow: 5e-7, nonFiniteAsNull: true)
+    static func num(_ x: Double) -> String { style.number(x) }
+    static func vec(_ v: Vector3) -> String { style.vector(v) }
+    static func matrix(_ m: Matrix4) -> String { style.matrix(m) }
+    static func quoted(_ s: String) -> String { JSONText.quoted(s) }
 }

@@ -46,7 +46,7 @@ struct ReplayCommand: ParsableCommand {
         let runner = try DatasetRunner(dataset: data, configuration: TrackerConfiguration(mode: mode))
         let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
         // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
-        var exporter = try (ar.isRequested ? nil : export).map { try FrameExporter(path: $0, camera: data.cameras[0]) }
+        var exporter = try (ar.isRequested ? nil : export).map { try TrackingFrameExporter(path: $0, camera: data.cameras[0]) }
         let bar = isatty(STDOUT_FILENO) != 0 ? ReplayProgress() : nil
         var done = 0
         let summary = try runner.run(from: from, to: to) { result, _ in

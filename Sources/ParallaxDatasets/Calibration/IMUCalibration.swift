@@ -5,9 +5,8 @@ import ParallaxMath
 ///
 /// The four noise figures are **continuous-time** densities, as Kalibr and EuRoC report them.
 /// For samples taken every Δt = 1 / rate seconds:
-/// - white measurement noise per sample has σ_d = σ_c / √Δt (``discreteGyroscopeNoiseSigma``),
-/// - the bias random walk grows per step by σ_d = σ_c · √Δt (``discreteGyroscopeBiasStepSigma``).
-/// (Kalibr wiki, "IMU Noise Model"; Forster et al., "On-Manifold Preintegration", TRO 2017, §IV.)
+/// white measurement noise per sample has σ_d = σ_c / √Δt and the bias random walk grows per step
+/// by σ_d = σ_c · √Δt (see ``IMUNoiseDensities``, which holds the formulas).
 public struct IMUCalibration: Sendable, Equatable {
     /// The sensor folder name (`imu0`).
     public var name: String
@@ -69,12 +68,17 @@ public struct IMUCalibration: Sendable, Equatable {
 
     /// The sample period Δt = 1 / rate in seconds.
     public var period: Double { 1 / rateHz }
+    /// The four continuous-time noise densities, with the discretisation helpers.
+    public var noiseDensities: IMUNoiseDensities {
+        IMUNoiseDensities(gyroscopeNoiseDensity: gyroscopeNoiseDensity, gyroscopeRandomWalk: gyroscopeRandomWalk,
+                          accelerometerNoiseDensity: accelerometerNoiseDensity, accelerometerRandomWalk: accelerometerRandomWalk)
+    }
     /// Per-sample gyroscope noise σ_g / √Δt in rad/s.
-    public var discreteGyroscopeNoiseSigma: Double { gyroscopeNoiseDensity / period.squareRoot() }
+    public var discreteGyroscopeNoiseSigma: Double { noiseDensities.discreteGyroSigma(dt: period) }
     /// Per-sample accelerometer noise σ_a / √Δt in m/s².
-    public var discreteAccelerometerNoiseSigma: Double { accelerometerNoiseDensity / period.squareRoot() }
+    public var discreteAccelerometerNoiseSigma: Double { noiseDensities.discreteAccelSigma(dt: period) }
     /// Gyroscope bias change per sample σ_bg · √Δt in rad/s.
-    public var discreteGyroscopeBiasStepSigma: Double { gyroscopeRandomWalk * period.squareRoot() }
+    public var discreteGyroscopeBiasStepSigma: Double { noiseDensities.gyroBiasStepSigma(dt: period) }
     /// Accelerometer bias change per sample σ_ba · √Δt in m/s².
-    public var discreteAccelerometerBiasStepSigma: Double { accelerometerRandomWalk * period.squareRoot() }
+    public var discreteAccelerometerBiasStepSigma: Double { noiseDensities.accelBiasStepSigma(dt: period) }
 }

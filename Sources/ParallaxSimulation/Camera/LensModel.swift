@@ -115,10 +115,4 @@ extension IMUCalibration {
         name: "imu0", comment: "VI-Sensor IMU (ADIS16448)", rateHz: 200,
         gyroscopeNoiseDensity: 1.6968e-4, gyroscopeRandomWalk: 1.9393e-5,
         accelerometerNoiseDensity: 2.0e-3, accelerometerRandomWalk: 3.0e-3)
-
-    /// The noise densities as the simulator uses them.
-    public var noiseDensities: IMUNoiseDensities {
-        IMUNoiseDensities(gyroscopeNoiseDensity: gyroscopeNoiseDensity, gyroscopeRandomWalk: gyroscopeRandomWalk,
-                          accelerometerNoiseDensity: accelerometerNoiseDensity, accelerometerRandomWalk: accelerometerRandomWalk)
-    }
 }

@@ -1,35 +1,6 @@
 import Foundation
+import ParallaxDatasets
 import ParallaxMath
-
-/// Continuous-time noise densities of an IMU (the four numbers of a Kalibr/EuRoC `sensor.yaml`).
-public struct IMUNoiseDensities: Sendable, Equatable {
-    /// Gyroscope white noise (rad/s/√Hz).
-    public var gyroscopeNoiseDensity: Double
-    /// Gyroscope bias random walk (rad/s²/√Hz).
-    public var gyroscopeRandomWalk: Double
-    /// Accelerometer white noise (m/s²/√Hz).
-    public var accelerometerNoiseDensity: Double
-    /// Accelerometer bias random walk (m/s³/√Hz).
-    public var accelerometerRandomWalk: Double
-
-    /// Creates densities.
-    public init(gyroscopeNoiseDensity: Double, gyroscopeRandomWalk: Double,
-                accelerometerNoiseDensity: Double, accelerometerRandomWalk: Double) {
-        self.gyroscopeNoiseDensity = gyroscopeNoiseDensity
-        self.gyroscopeRandomWalk = gyroscopeRandomWalk
-        self.accelerometerNoiseDensity = accelerometerNoiseDensity
-        self.accelerometerRandomWalk = accelerometerRandomWalk
-    }
-
-    /// EuRoC's ADIS16448 values (from `mav0/imu0/sensor.yaml`).
-    public static let eurocADIS16448 = IMUNoiseDensities(
-        gyroscopeNoiseDensity: 1.6968e-4, gyroscopeRandomWalk: 1.9393e-5,
-        accelerometerNoiseDensity: 2.0e-3, accelerometerRandomWalk: 3.0e-3)
-
-    /// A perfect IMU.
-    public static let zero = IMUNoiseDensities(
-        gyroscopeNoiseDensity: 0, gyroscopeRandomWalk: 0, accelerometerNoiseDensity: 0, accelerometerRandomWalk: 0)
-}
 
 /// One simulated IMU sample with the ground truth that produced it.
 public struct SimulatedIMUSample: Sendable, Equatable {
@@ -74,7 +45,7 @@ public struct IMUSimulator: Sendable {
 
     /// Creates a simulator (200 Hz ADIS16448 with small initial biases by default).
     public init(
-        rate: Double = 200, noise: IMUNoiseDensities = .eurocADIS16448,
+        rate: Double = 200, noise: IMUNoiseDensities = .euroc,
         initialGyroscopeBias: Vector3 = Vector3(0.002, -0.001, 0.0015),
         initialAccelerometerBias: Vector3 = Vector3(0.03, -0.02, 0.04), whiteNoiseEnabled: Bool = true
     ) {

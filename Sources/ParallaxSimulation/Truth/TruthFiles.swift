@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxDatasets
 import ParallaxMath
 
 /// Writes the `truth/` folder of a simulated dataset as JSON with fixed number formatting, so
@@ -42,26 +43,10 @@ public enum TruthFiles {
         return s
     }
 
-    static func number(_ x: Double) -> String {
-        let v = abs(x) < 5e-10 ? 0 : x  // no "-0.000000"
-        return String(format: "%.6f", v)
-    }
-    static func vector(_ v: Vector3) -> String { "[\(number(v.x)), \(number(v.y)), \(number(v.z))]" }
-    static func matrix(_ t: RigidTransform) -> String {
-        let m = t.matrix
-        return "[" + (0..<4).map { r in "[" + (0..<4).map { c in number(m[r, c]) }.joined(separator: ", ") + "]" }
-            .joined(separator: ", ") + "]"
-    }
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where ch.value < 0x20: out += String(format: "\\u%04x", ch.value)
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out + "\""
-    }
+    /// Six decimals, never `-0.000000`.
+    static let style = JSONNumberStyle(zeroBelow: 5e-10, nonFiniteAsNull: false)
+    static func number(_ x: Double) -> String { style.number(x) }
+    static func vector(_ v: Vector3) -> String { style.vector(v) }
+    static func matrix(_ t: RigidTransform) -> String { style.matrix(t.matrix) }
+    static func quoted(_ s: String) -> String { JSONText.quoted(s) }
 }

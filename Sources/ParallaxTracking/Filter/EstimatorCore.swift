@@ -42,9 +42,7 @@ struct EstimatorCore {
         let cam0 = try CameraModels.make(camera0)
         camera0Model = cam0
         T_body_cam0 = camera0.T_body_camera
-        noise = IMUNoise(gyroscopeNoiseDensity: imu.gyroscopeNoiseDensity, gyroscopeRandomWalk: imu.gyroscopeRandomWalk,
-                         accelerometerNoiseDensity: imu.accelerometerNoiseDensity,
-                         accelerometerRandomWalk: imu.accelerometerRandomWalk)
+        noise = imu.noiseDensities
         let frontEnd = configuration.frontEnd
         if let camera1 {
             let cam1 = try CameraModels.make(camera1)

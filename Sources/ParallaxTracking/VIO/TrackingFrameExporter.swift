@@ -2,13 +2,15 @@ import Foundation
 import ParallaxDatasets
 import ParallaxMath
 
-/// Writes `frames.jsonl`: one JSON object per frame in ARKit conventions (`conventions.md`).
+/// Writes the tracking-only `frames.jsonl` of `parallax replay --export`: one compact JSON object
+/// per ``TrackingResult`` in ARKit conventions (`conventions.md`). The AR session's richer lines
+/// (anchors, light) are written by ParallaxAR's `FrameExporter`.
 ///
 /// The AR world `A` is fixed at the first pose: y up, origin at the first camera position, −z along
 /// the first viewing direction projected on the horizontal plane. `Camera.transform =
 /// T_A_W · T_W_B · T_B_Ccv · diag(1, −1, −1, 1)`. Numbers are printed with fixed formats so the
 /// file is byte-identical for identical input.
-public struct FrameExporter {
+public struct TrackingFrameExporter {
     private let handle: FileHandle
     private let camera: CameraCalibration
     private var T_A_W: RigidTransform?

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxAR
 import ParallaxImaging
 import ParallaxMath
 import ParallaxVision
@@ -6,7 +7,7 @@ import Testing
 @testable import ParallaxARView
 
 /// Undistortion of captured images with the Vision lens models.
-@Suite struct BackgroundUndistorterTests {
+@Suite struct ImageUndistorterTests {
     /// A smooth test pattern defined on the *ideal pinhole* image plane.
     static func pattern(_ u: Double, _ v: Double) -> Double { 128 + 90 * sin(u / 23) * cos(v / 17) }
 
@@ -23,7 +24,7 @@ import Testing
                 raw[u, v] = UInt8(max(0, min(255, p.rounded())))
             }
         }
-        let undistorter = BackgroundUndistorter(lens: lens)
+        let undistorter = ImageUndistorter(lens: lens)
         let out = undistorter.undistort(.gray8(raw))
         var worst = 0.0, sum = 0.0, n = 0
         for v in stride(from: 20, to: lens.height - 20, by: 1) {
