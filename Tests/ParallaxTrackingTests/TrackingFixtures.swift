@@ -23,9 +23,15 @@ enum TrackingFixtures {
     static let simulatedDuration = 30.0
     static let simulatedCameraRate = 20.0
 
+    /// The scene a trajectory is flown through: the 6 × 5 × 3 m room for EuRoC's Vicon-room
+    /// flights, the 40 × 30 × 12 m hall for udel_gore (25 × 16 m, climbing 7.7 m: it leaves the room).
+    static func sceneName(for trajectory: String) -> String {
+        trajectory.hasPrefix("udel_gore") ? "hall" : "room"
+    }
+
     /// The simulated stereo dataset following `trajectory` (a file in `shared/trajectories`) through
-    /// `Scenes/room.json` with EuRoC noise, seed 1 — generated once and cached, exactly what
-    /// `parallax simulate --scene Scenes/room.json --trajectory … --duration 30 --stereo --seed 1` writes.
+    /// its scene (`sceneName(for:)`) with EuRoC noise, seed 1 — generated once and cached, exactly what
+    /// `parallax simulate --scene Scenes/<scene>.json --trajectory … --duration 30 --stereo --seed 1` writes.
     /// Mono runs use its cam0 (the same images a mono simulation renders), which halves the
     /// generation cost. Returns nil (with the reason) when the shared trajectories are absent.
     static func simulated(trajectory: String) throws -> (EuRoCDataset?, String) {
@@ -34,13 +40,14 @@ enum TrackingFixtures {
         guard FileManager.default.fileExists(atPath: trajectoryURL.path) else {
             return (nil, "skipped: \(trajectoryURL.path) not found")
         }
-        let name = "\(trajectory)-\(stereo ? "stereo" : "mono")-\(Int(simulatedDuration))s-\(Int(simulatedCameraRate))hz"
+        let sceneName = sceneName(for: trajectory)
+        let name = "\(trajectory)-\(sceneName)-\(stereo ? "stereo" : "mono")-\(Int(simulatedDuration))s-\(Int(simulatedCameraRate))hz"
         let folder = cache.appendingPathComponent(name)
         if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("mav0/cam0/data.csv").path) {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             let temporary = cache.appendingPathComponent(name + ".partial-\(ProcessInfo.processInfo.processIdentifier)")
             try? FileManager.default.removeItem(at: temporary)
-            let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/room.json"))
+            let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/\(sceneName).json"))
             var config = SimulationConfiguration()
             config.seed = 1
             config.cameras = SimulationConfiguration.eurocCameras(stereo: stereo, rate: simulatedCameraRate)
