@@ -35,8 +35,10 @@ public enum SimulationSetup {
     /// floor's extent better; heights kept when they lie between 0.1 m and 2.8 m above the floor
     /// (z = 0 is then the floor, as in EuRoC's Vicon rooms), otherwise shifted so the mean height
     /// is 1.4 m (trajectories whose origin is the start pose, e.g. udel_gore). The world frame
-    /// stays the file's frame: only `T_scene_world` changes. A trajectory larger than the room
-    /// still leaves it (udel_gore spans 25 × 16 m).
+    /// stays the file's frame: only `T_scene_world` changes. When the scene has a ceiling high
+    /// enough for the trajectory's whole height range, a shifted trajectory is moved up or down
+    /// as little as needed to stay 1 m above the floor and 0.5 m below the ceiling. A trajectory
+    /// larger than the room still leaves it (udel_gore, 25 × 16 m: use `Scenes/hall.json`).
     public static func alignment(for trajectory: CumulativeBSpline, scene: Scene) -> SceneAlignment {
         let floorAlignment = SceneAlignment.centred(on: scene)
         var lo = Vector3(repeating: .infinity), hi = -lo, sum = Vector3.zero
@@ -46,9 +48,17 @@ public enum SimulationSetup {
             lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p); sum += p; count += 1
         }
         let centre = (lo + hi) / 2
-        let dz = (lo.z >= 0.1 && hi.z <= 2.8) ? 0 : 1.4 - sum.z / count
+        var dz = (lo.z >= 0.1 && hi.z <= 2.8) ? 0 : 1.4 - sum.z / count
+        let planes = ScenePlanes.extract(from: scene, alignment: floorAlignment)
+        // In a hall tall enough for the whole height range (1 m margin below, 0.5 m above), keep
+        // the range between floor and ceiling rather than centred on 1.4 m (which would put
+        // a trajectory climbing 7.7 m through the floor). Rooms too low keep the rule above.
+        if dz != 0, let ceiling = planes.filter({ $0.kind == .ceiling }).max(by: { $0.area < $1.area }) {
+            let lowest = 1.0 - lo.z, highest = ceiling.centre.z - 0.5 - hi.z
+            if lowest <= highest { dz = min(max(dz, lowest), highest) }
+        }
         // Floor extent along world x and y (scene x and −z).
-        let floor = ScenePlanes.extract(from: scene, alignment: floorAlignment).filter { $0.kind == .floor }.max { $0.area < $1.area }
+        let floor = planes.filter { $0.kind == .floor }.max { $0.area < $1.area }
         var yaw = 0.0
         if let floor {
             let xs = floor.polygon.map(\.x), ys = floor.polygon.map(\.y)
