@@ -18,11 +18,11 @@ let scenesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
     #expect(Set(lights.map(\.type)) == Set(Light.LightType.allCases))
     // Sun, lamp and spot from the JSON, plus the spot light inside assets/hierarchy.glb.
     #expect(lights.filter(\.castsShadow).count == 4)
-    #expect(scene.pointOfView?.camera?.fieldOfView == 55)
+    #expect(scene.pointOfView?.camera?.fieldOfView == 50)
     #expect(scene.fog?.endDistance == 60)
-    // The camera looks at (0, 0.8, 0).
+    // The camera at (0, 2.5, 6.1) looks at (0, 0.55, 0).
     let cam = try #require(scene.pointOfView)
-    #expect((cam.worldFront - (Vector3f(0, 0.8, 0) - Vector3f(0, 3.5, 9)).normalized).norm < 1e-4)
+    #expect((cam.worldFront - (Vector3f(0, 0.55, 0) - Vector3f(0, 2.5, 6.1)).normalized).norm < 1e-4)
     // Referenced mesh files are attached below their node.
     #expect(scene.rootNode.childNode(withName: "table")?.childNodes.first?.geometry?.mesh.elements.count == 2)
     #expect(scene.rootNode.childNode(withName: "arm") != nil)
