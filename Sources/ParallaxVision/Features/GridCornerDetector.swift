@@ -103,92 +103,123 @@ public struct GridCornerDetector: Sendable {
 
     /// Reused buffers for the per-cell tensor computation (no per-cell allocation once warm).
     struct ScoreScratch {
-        var gxx: [Float] = [], gxy: [Float] = [], gyy: [Float] = []
-        var rowSum: [Float] = []
+        /// Gradient products `Ix²`, `IxIy`, `Iy²` over the grown region, then their
+        /// horizontal box sums, then one row of vertical sums and scores.
+        var buffer: [Float] = []
+        /// The existing features that can block a pixel of the current cell.
+        var nearby: [Vector2] = []
     }
 
     /// Scores pixels of `[x0, x1) × [y0, y1)` and returns the best one clear of `existing`.
+    ///
+    /// Each stage runs on explicit 8-lane vectors over contiguous rows (the compiler cannot
+    /// vectorise the scalar loops itself: it must assume the buffers alias). Every lane
+    /// does the scalar arithmetic of its pixel, and the box sums add their `2r + 1` terms
+    /// first to last, so the scores are those of the plain per-pixel formula.
     private func bestCorner(_ image: FloatPlane, _ x0: Int, _ x1: Int, _ y0: Int, _ y1: Int,
                             _ existing: [Vector2], _ md2: Double,
                             _ s: inout ScoreScratch) -> Corner? {
-        let r = windowRadius
-        // Gradient products on the region grown by r (needs 1 more px for central differences;
-        // `border ≥ r + 1` keeps every access inside the image).
-        let gx0 = x0 - r, gy0 = y0 - r
-        let gw = x1 - x0 + 2 * r, gh = y1 - y0 + 2 * r
-        let n = gw * gh
-        if s.gxx.count < n {
-            s.gxx = [Float](repeating: 0, count: n)
-            s.gxy = s.gxx
-            s.gyy = s.gxx
+        let r = windowRadius, taps = 2 * r + 1
+        // Only features closer than `minDistance` to the cell rectangle can block one of its
+        // pixels; testing just those keeps the per-candidate check short.
+        s.nearby.removeAll(keepingCapacity: true)
+        let left = Double(x0), right = Double(x1 - 1), top = Double(y0), bottom = Double(y1 - 1)
+        for p in existing {
+            let dx = max(left - p.x, 0, p.x - right), dy = max(top - p.y, 0, p.y - bottom)
+            if dx * dx + dy * dy < md2 { s.nearby.append(p) }
         }
-        let cw = x1 - x0
-        if s.rowSum.count < 3 * cw * gh { s.rowSum = [Float](repeating: 0, count: 3 * cw * gh) }
+        // Gradient products on the region grown by r (needs 1 more px for central differences;
+        // `border ≥ r + 1` keeps every access inside the image). Rows of every buffer are
+        // padded to whole vectors; padding columns hold zeros and their scores are ignored.
+        typealias Lanes = SIMD8<Float>
+        let L = Lanes.scalarCount
+        let gx0 = x0 - r, gy0 = y0 - r
+        let cw = x1 - x0, ch = y1 - y0
+        let cwp = (cw + L - 1) / L * L           // padded cell width
+        let gw = cw + 2 * r, gwp = cwp + 2 * r   // grown width, padded
+        let gh = ch + 2 * r
+        let products = gwp * gh, sums = cwp * gh
+        let needed = 3 * products + 3 * sums + cwp
+        if s.buffer.count < needed { s.buffer = [Float](repeating: 0, count: needed) }
         let W = image.width
-        let inv = 1 / Float((2 * r + 1) * (2 * r + 1))
+        let inv = Lanes(repeating: 1 / Float(taps * taps))
         var bestScore: Float = -1
         var bestX = 0, bestY = 0
         var blockedBest = true
+        let nearby = s.nearby
         image.pixels.withUnsafeBufferPointer { img in
-            s.gxx.withUnsafeMutableBufferPointer { pxx in
-            s.gxy.withUnsafeMutableBufferPointer { pxy in
-            s.gyy.withUnsafeMutableBufferPointer { pyy in
-            s.rowSum.withUnsafeMutableBufferPointer { rs in
+            s.buffer.withUnsafeMutableBufferPointer { buf in
+                @inline(__always) func load(_ q: UnsafePointer<Float>) -> Lanes {
+                    UnsafeRawPointer(q).loadUnaligned(as: Lanes.self)
+                }
+                @inline(__always) func store(_ v: Lanes, _ q: UnsafeMutablePointer<Float>) {
+                    UnsafeMutableRawPointer(q).storeBytes(of: v, as: Lanes.self)
+                }
                 let I = img.baseAddress!
+                let pxx = buf.baseAddress!, pxy = pxx + products, pyy = pxy + products
+                let half = Lanes(repeating: 0.5)
                 for j in 0..<gh {
-                    let y = gy0 + j
-                    let row = I + y * W
-                    for i in 0..<gw {
-                        let x = gx0 + i
-                        let dx = 0.5 * (row[x + 1] - row[x - 1])
-                        let dy = 0.5 * (row[x + W] - row[x - W])
-                        let k = j * gw + i
-                        pxx[k] = dx * dx
-                        pxy[k] = dx * dy
-                        pyy[k] = dy * dy
+                    let row = I + (gy0 + j) * W + gx0
+                    let up = row - W, down = row + W
+                    let oxx = pxx + j * gwp, oxy = pxy + j * gwp, oyy = pyy + j * gwp
+                    var i = 0
+                    while i + L <= gw {
+                        let dx = half * (load(row + i + 1) - load(row + i - 1))
+                        let dy = half * (load(down + i) - load(up + i))
+                        store(dx * dx, oxx + i)
+                        store(dx * dy, oxy + i)
+                        store(dy * dy, oyy + i)
+                        i += L
+                    }
+                    while i < gw {
+                        let dx = 0.5 * (row[i + 1] - row[i - 1])
+                        let dy = 0.5 * (down[i] - up[i])
+                        oxx[i] = dx * dx
+                        oxy[i] = dx * dy
+                        oyy[i] = dy * dy
+                        i += 1
+                    }
+                    for i in gw..<gwp { oxx[i] = 0; oxy[i] = 0; oyy[i] = 0 }
+                }
+                // Horizontal box sums: cwp × gh for each of the three products.
+                let sxx = pyy + products, sxy = sxx + sums, syy = sxy + sums
+                @inline(__always) func horizontal(_ srow: UnsafePointer<Float>, _ drow: UnsafeMutablePointer<Float>) {
+                    for c in stride(from: 0, to: cwp, by: L) {
+                        var acc = load(srow + c)
+                        for t in 1..<taps { acc += load(srow + c + t) }
+                        store(acc, drow + c)
                     }
                 }
-                // Horizontal box sums: cw × gh for each of the three products.
-                let sxx = rs.baseAddress!, sxy = sxx + cw * gh, syy = sxy + cw * gh
                 for j in 0..<gh {
-                    for i in 0..<cw {
-                        var a: Float = 0, b: Float = 0, c: Float = 0
-                        let base = j * gw + i
-                        for t in 0...(2 * r) {
-                            a += pxx[base + t]
-                            b += pxy[base + t]
-                            c += pyy[base + t]
-                        }
-                        sxx[j * cw + i] = a
-                        sxy[j * cw + i] = b
-                        syy[j * cw + i] = c
-                    }
+                    horizontal(pxx + j * gwp, sxx + j * cwp)
+                    horizontal(pxy + j * gwp, sxy + j * cwp)
+                    horizontal(pyy + j * gwp, syy + j * cwp)
                 }
-                // Vertical sums and λ_min = (a + c)/2 − √(((a − c)/2)² + b²).
-                for j in 0..<(y1 - y0) {
-                    for i in 0..<cw {
-                        var a: Float = 0, b: Float = 0, c: Float = 0
-                        for t in 0...(2 * r) {
-                            let k = (j + t) * cw + i
-                            a += sxx[k]
-                            b += sxy[k]
-                            c += syy[k]
-                        }
-                        a *= inv; b *= inv; c *= inv
-                        let half = 0.5 * (a - c)
-                        let lmin = 0.5 * (a + c) - (half * half + b * b).squareRoot()
-                        if lmin > bestScore {
-                            let p = Vector2(Double(x0 + i), Double(y0 + j))
-                            if !existing.contains(where: { squaredDistance($0, p) < md2 }) {
-                                bestScore = lmin
-                                bestX = x0 + i
-                                bestY = y0 + j
-                                blockedBest = false
-                            }
+                // Vertical sums and λ_min = (a + c)/2 − √(((a − c)/2)² + b²), one row at a time.
+                let score = syy + sums
+                @inline(__always) func vertical(_ top: UnsafePointer<Float>) -> Lanes {
+                    var acc = load(top)
+                    for t in 1..<taps { acc += load(top + t * cwp) }
+                    return acc * inv
+                }
+                for j in 0..<ch {
+                    for c in stride(from: 0, to: cwp, by: L) {
+                        let k = j * cwp + c
+                        let a = vertical(sxx + k), b = vertical(sxy + k), cc = vertical(syy + k)
+                        let h = half * (a - cc)
+                        store(half * (a + cc) - (h * h + b * b).squareRoot(), score + c)
+                    }
+                    for i in 0..<cw where score[i] > bestScore {
+                        let p = Vector2(Double(x0 + i), Double(y0 + j))
+                        if !nearby.contains(where: { squaredDistance($0, p) < md2 }) {
+                            bestScore = score[i]
+                            bestX = x0 + i
+                            bestY = y0 + j
+                            blockedBest = false
                         }
                     }
                 }
-            }}}}
+            }
         }
         if blockedBest { return nil }
         return Corner(position: Vector2(Double(bestX), Double(bestY)), score: bestScore)

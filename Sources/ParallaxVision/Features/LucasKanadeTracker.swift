@@ -53,7 +53,7 @@ public struct LucasKanadeTracker: Sendable {
         precondition(guesses == nil || guesses!.count == points.count, "one guess per point")
         let levelCount = max(1, min(levels, previous.levels.count, current.levels.count))
         let n = 2 * windowRadius + 1
-        var scratch = [Float](repeating: 0, count: (n + 2) * (n + 2) + 4 * n * n)
+        var scratch = [Float](repeating: 0, count: (n + 2) * Self.paddedWidth(n + 2) + 4 * n * Self.paddedWidth(n))
         var out = [Vector2?](repeating: nil, count: points.count)
         scratch.withUnsafeMutableBufferPointer { buf in
             for k in 0..<points.count {
@@ -92,46 +92,82 @@ public struct LucasKanadeTracker: Sendable {
 
     // MARK: - One point
 
+    /// Lanes per vector in the window loops.
+    private typealias Lanes = SIMD8<Float>
+
+    /// Window rows are stored `paddedWidth(n)` floats apart (a whole number of
+    /// ``Lanes``) so every loop over the window runs on full vectors; the padding lanes
+    /// hold zero gradients and so add nothing to the sums.
+    private static func paddedWidth(_ n: Int) -> Int { (n + Lanes.scalarCount - 1) / Lanes.scalarCount * Lanes.scalarCount }
+
+    /// `(Σ a, Σ b)` over the lanes, as `Double`.
+    @inline(__always)
+    private static func sums(_ a: Lanes, _ b: Lanes) -> (x: Double, y: Double) {
+        (Double(a.sum()), Double(b.sum()))
+    }
+
     private func trackOne(_ prev: ImagePyramid, _ cur: ImagePyramid, _ p: Vector2, _ guess: Vector2,
                           _ levelCount: Int, _ scratch: UnsafeMutablePointer<Float>) -> Vector2? {
         let r = windowRadius, n = 2 * r + 1, nn = n * n
-        let tpl = scratch                       // (n + 2)² template with a 1-px rim
-        let gx = scratch + (n + 2) * (n + 2)    // centred gradients
-        let gy = gx + nn
-        let tc = gy + nn                         // template interior
-        let ic = tc + nn                         // current patch
+        let L = Lanes.scalarCount
+        let pw = Self.paddedWidth(n), tw = Self.paddedWidth(n + 2)
+        let laneIndex = Lanes(0, 1, 2, 3, 4, 5, 6, 7)
+        let tpl = scratch                       // n + 2 rows `tw` apart: template with a 1-px rim
+        let gx = scratch + (n + 2) * tw         // centred gradients, n rows `pw` apart
+        let gy = gx + n * pw
+        let tc = gy + n * pw                    // template interior
+        let ic = tc + n * pw                    // current patch (border path only)
         var d = (guess - p) / Double(1 << (levelCount - 1))  // displacement at the top level
         var lastResidual: Float = 0
         for level in stride(from: levelCount - 1, through: 0, by: -1) {
             let scale = 1 / Double(1 << level)
             let tImg = prev.levels[level], iImg = cur.levels[level]
             let pl = p * scale
-            // Template with rim, gradients by central differences.
-            sample(tImg, pl.x - Double(r + 1), pl.y - Double(r + 1), n + 2, tpl)
-            var mx: Float = 0, my: Float = 0
+            // Template with rim, gradients by central differences. Columns ≥ n of each row
+            // are zeroed in gx, gy and tc, so they add nothing to the sums below.
+            sampleBlock(tImg, pl.x - Double(r + 1), pl.y - Double(r + 1), rows: n + 2, columns: tw, tpl)
+            var sx = Lanes(), sy = Lanes()
             for j in 0..<n {
-                for i in 0..<n {
-                    let c = (j + 1) * (n + 2) + (i + 1)
-                    let dx = 0.5 * (tpl[c + 1] - tpl[c - 1])
-                    let dy = 0.5 * (tpl[c + n + 2] - tpl[c - n - 2])
-                    gx[j * n + i] = dx
-                    gy[j * n + i] = dy
-                    tc[j * n + i] = tpl[c]
-                    mx += dx
-                    my += dy
+                let centre = tpl + (j + 1) * tw + 1
+                for c in Swift.stride(from: 0, to: pw, by: L) {
+                    let q = centre + c
+                    var dx = 0.5 * (load(q + 1) - load(q - 1))
+                    var dy = 0.5 * (load(q + tw) - load(q - tw))
+                    var t = load(q)
+                    if c + L > n {
+                        let outside = laneIndex .>= Float(n - c)
+                        dx.replace(with: 0, where: outside)
+                        dy.replace(with: 0, where: outside)
+                        t.replace(with: 0, where: outside)
+                    }
+                    let k = j * pw + c
+                    store(dx, gx + k)
+                    store(dy, gy + k)
+                    store(t, tc + k)
+                    sx += dx
+                    sy += dy
                 }
             }
-            mx /= Float(nn)
-            my /= Float(nn)
-            var hxx: Float = 0, hxy: Float = 0, hyy: Float = 0
-            for k in 0..<nn {
-                let dx = gx[k] - mx, dy = gy[k] - my
-                gx[k] = dx
-                gy[k] = dy
-                hxx += dx * dx
-                hxy += dx * dy
-                hyy += dy * dy
+            let mx = sx.sum() / Float(nn), my = sy.sum() / Float(nn)
+            var sxx = Lanes(), sxy = Lanes(), syy = Lanes()
+            for j in 0..<n {
+                for c in Swift.stride(from: 0, to: pw, by: L) {
+                    let k = j * pw + c
+                    // Centre the gradients; padding lanes stay zero.
+                    var dx = load(gx + k) - mx, dy = load(gy + k) - my
+                    if c + L > n {
+                        let outside = laneIndex .>= Float(n - c)
+                        dx.replace(with: 0, where: outside)
+                        dy.replace(with: 0, where: outside)
+                    }
+                    store(dx, gx + k)
+                    store(dy, gy + k)
+                    sxx += dx * dx
+                    sxy += dx * dy
+                    syy += dy * dy
+                }
             }
+            let hxx = sxx.sum(), hxy = sxy.sum(), hyy = syy.sum()
             let half = 0.5 * (hxx - hyy)
             let lmin = 0.5 * (hxx + hyy) - (half * half + hxy * hxy).squareRoot()
             if lmin / Float(nn) < minEigenvalue {
@@ -145,16 +181,11 @@ public struct LucasKanadeTracker: Sendable {
             let ixx = Double(hyy) / det, ixy = -Double(hxy) / det, iyy = Double(hxx) / det
             var q = pl + d
             for _ in 0..<maxIterations {
-                let ok = sample(iImg, q.x - Double(r), q.y - Double(r), n, ic)
-                if !ok && level == 0 { return nil }
-                var bx: Float = 0, by: Float = 0
-                for k in 0..<nn {
-                    let e = ic[k] - tc[k]
-                    bx += gx[k] * e
-                    by += gy[k] * e
-                }
-                let dx = ixx * Double(bx) + ixy * Double(by)
-                let dy = ixy * Double(bx) + iyy * Double(by)
+                guard let b = steepestDescent(iImg, q.x - Double(r), q.y - Double(r), n, pw,
+                                              gx, gy, tc, ic, requireInside: level == 0)
+                else { return nil }
+                let dx = ixx * b.x + ixy * b.y
+                let dy = ixy * b.x + iyy * b.y
                 q.x -= dx
                 q.y -= dy
                 guard q.x.isFinite, q.y.isFinite else { return nil }
@@ -165,12 +196,12 @@ public struct LucasKanadeTracker: Sendable {
                 d *= 2
             } else {
                 // Residual after removing the mean offset, for the occlusion test.
-                _ = sample(iImg, q.x - Double(r), q.y - Double(r), n, ic)
+                sampleBlock(iImg, q.x - Double(r), q.y - Double(r), rows: n, columns: pw, ic)
                 var mean: Float = 0
-                for k in 0..<nn { mean += ic[k] - tc[k] }
+                for j in 0..<n { for i in 0..<n { mean += ic[j * pw + i] - tc[j * pw + i] } }
                 mean /= Float(nn)
                 var sad: Float = 0
-                for k in 0..<nn { sad += abs(ic[k] - tc[k] - mean) }
+                for j in 0..<n { for i in 0..<n { sad += abs(ic[j * pw + i] - tc[j * pw + i] - mean) } }
                 lastResidual = sad / Float(nn)
             }
         }
@@ -183,43 +214,113 @@ public struct LucasKanadeTracker: Sendable {
         return result
     }
 
-    /// Samples an `m × m` patch whose top-left sample is at `(x0, y0)` (subpixel) into
-    /// `out`. Returns false when the patch leaves the image; the border is then replicated.
-    @discardableResult
-    private func sample(_ img: FloatPlane, _ x0: Double, _ y0: Double, _ m: Int,
-                        _ out: UnsafeMutablePointer<Float>) -> Bool {
-        let W = img.width, Hh = img.height
+    @inline(__always)
+    private func load(_ q: UnsafePointer<Float>) -> Lanes {
+        UnsafeRawPointer(q).loadUnaligned(as: Lanes.self)
+    }
+
+    @inline(__always)
+    private func store(_ v: Lanes, _ q: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(q).storeBytes(of: v, as: Lanes.self)
+    }
+
+    /// The Gauss–Newton right-hand side `b = Σ ∇T (I(x + q) − T(x))` for the `n × n` window
+    /// whose top-left sample is at `(x0, y0)` in `img` (template rows `pw` apart); `nil`
+    /// when `requireInside` and the window leaves the image.
+    ///
+    /// Away from the border the bilinear samples are computed in registers and consumed at
+    /// once (one pass, no patch buffer); near the border the clamped patch is sampled into
+    /// `ic` first. Both give the same samples.
+    @inline(__always)
+    private func steepestDescent(_ img: FloatPlane, _ x0: Double, _ y0: Double, _ n: Int, _ pw: Int,
+                                 _ gx: UnsafePointer<Float>, _ gy: UnsafePointer<Float>,
+                                 _ tc: UnsafePointer<Float>, _ ic: UnsafeMutablePointer<Float>,
+                                 requireInside: Bool) -> (x: Double, y: Double)? {
+        let L = Lanes.scalarCount
+        let W = img.width, H = img.height
+        var bx = Lanes(), by = Lanes()
         guard x0.isFinite, y0.isFinite, abs(x0) < 1e7, abs(y0) < 1e7 else {
-            for k in 0..<(m * m) { out[k] = 0 }
-            return false
+            // Zero samples (as `sampleBlock` gives): the step is −Σ ∇T·T.
+            if requireInside { return nil }
+            for k in Swift.stride(from: 0, to: n * pw, by: L) {
+                let e = -load(tc + k)
+                bx += load(gx + k) * e
+                by += load(gy + k) * e
+            }
+            return Self.sums(bx, by)
+        }
+        let fx = x0.rounded(.down), fy = y0.rounded(.down)
+        let ix = Int(fx), iy = Int(fy)
+        // Whole padded rows (`pw + 1` samples wide) inside the image: fused fast path.
+        if ix >= 0, iy >= 0, ix + pw < W, iy + n < H {
+            let ax = Float(x0 - fx), ay = Float(y0 - fy)
+            let w00 = Lanes(repeating: (1 - ax) * (1 - ay)), w01 = Lanes(repeating: ax * (1 - ay))
+            let w10 = Lanes(repeating: (1 - ax) * ay), w11 = Lanes(repeating: ax * ay)
+            img.pixels.withUnsafeBufferPointer { buf in
+                for j in 0..<n {
+                    let r0 = buf.baseAddress! + (iy + j) * W + ix
+                    let r1 = r0 + W
+                    for c in Swift.stride(from: 0, to: pw, by: L) {
+                        let v = w00 * load(r0 + c) + w01 * load(r0 + c + 1)
+                            + w10 * load(r1 + c) + w11 * load(r1 + c + 1)
+                        let k = j * pw + c
+                        let e = v - load(tc + k)
+                        bx += load(gx + k) * e
+                        by += load(gy + k) * e
+                    }
+                }
+            }
+            return Self.sums(bx, by)
+        }
+        // The window is "inside" when its n × n bilinear footprint is.
+        let inside = ix >= 0 && iy >= 0 && ix + n < W && iy + n < H
+        if !inside && requireInside { return nil }
+        sampleBlock(img, x0, y0, rows: n, columns: pw, ic)
+        for k in Swift.stride(from: 0, to: n * pw, by: L) {
+            let e = load(ic + k) - load(tc + k)
+            bx += load(gx + k) * e
+            by += load(gy + k) * e
+        }
+        return Self.sums(bx, by)
+    }
+
+    /// Bilinear samples at `(x0 + i, y0 + j)`, `i < columns` (a multiple of the lane
+    /// count), `j < rows`, into `out` (rows `columns` apart), with the border replicated;
+    /// zeros for a non-finite or absurd position.
+    private func sampleBlock(_ img: FloatPlane, _ x0: Double, _ y0: Double, rows: Int, columns: Int,
+                             _ out: UnsafeMutablePointer<Float>) {
+        let L = Lanes.scalarCount
+        let W = img.width, H = img.height
+        guard x0.isFinite, y0.isFinite, abs(x0) < 1e7, abs(y0) < 1e7 else {
+            out.update(repeating: 0, count: rows * columns)
+            return
         }
         let fx = x0.rounded(.down), fy = y0.rounded(.down)
         let ix = Int(fx), iy = Int(fy)
         let ax = Float(x0 - fx), ay = Float(y0 - fy)
         let w00 = (1 - ax) * (1 - ay), w01 = ax * (1 - ay), w10 = (1 - ax) * ay, w11 = ax * ay
-        let inside = ix >= 0 && iy >= 0 && ix + m < W && iy + m < Hh
+        let v00 = Lanes(repeating: w00), v01 = Lanes(repeating: w01)
+        let v10 = Lanes(repeating: w10), v11 = Lanes(repeating: w11)
         img.pixels.withUnsafeBufferPointer { buf in
             let base = buf.baseAddress!
-            if inside {
-                for j in 0..<m {
-                    let r0 = base + (iy + j) * W + ix
-                    let r1 = r0 + W
-                    let o = out + j * m
-                    for i in 0..<m {
-                        o[i] = w00 * r0[i] + w01 * r0[i + 1] + w10 * r1[i] + w11 * r1[i + 1]
-                    }
-                }
-            } else {
-                for j in 0..<m {
-                    let ya = min(max(iy + j, 0), Hh - 1), yb = min(max(iy + j + 1, 0), Hh - 1)
-                    for i in 0..<m {
-                        let xa = min(max(ix + i, 0), W - 1), xb = min(max(ix + i + 1, 0), W - 1)
-                        out[j * m + i] = w00 * base[ya * W + xa] + w01 * base[ya * W + xb]
-                            + w10 * base[yb * W + xa] + w11 * base[yb * W + xb]
+            for j in 0..<rows {
+                // Replicating the border row-wise only changes which rows are read.
+                let r0 = base + min(max(iy + j, 0), H - 1) * W
+                let r1 = base + min(max(iy + j + 1, 0), H - 1) * W
+                let o = out + j * columns
+                for c in Swift.stride(from: 0, to: columns, by: L) {
+                    let x = ix + c
+                    if x >= 0 && x + L < W {
+                        store(v00 * load(r0 + x) + v01 * load(r0 + x + 1)
+                              + v10 * load(r1 + x) + v11 * load(r1 + x + 1), o + c)
+                    } else {
+                        for i in x..<(x + L) {
+                            let xa = min(max(i, 0), W - 1), xb = min(max(i + 1, 0), W - 1)
+                            o[i - ix] = w00 * r0[xa] + w01 * r0[xb] + w10 * r1[xa] + w11 * r1[xb]
+                        }
                     }
                 }
             }
         }
-        return inside
     }
 }

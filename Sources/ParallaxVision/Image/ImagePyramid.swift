@@ -25,35 +25,41 @@ public struct ImagePyramid: Sendable {
     public var base: FloatPlane { levels[0] }
 
     /// Blur with `[1 4 6 4 1]/16` in x and y, keep even rows and columns.
+    ///
+    /// Borders are replicated. The interior columns run in a branch-free loop and the
+    /// buffers are written without a zero fill first; the arithmetic (and so every output
+    /// value) is the same expression as at the borders.
     public static func downsample(_ src: FloatPlane) -> FloatPlane {
         let w = src.width, h = src.height
         let w2 = (w + 1) / 2, h2 = (h + 1) / 2
+        // Output columns i with 2 ≤ 2i and 2i + 2 < w need no clamping.
+        let interiorStart = min(1, w2), interiorEnd = max(interiorStart, min(w2, (w - 1) / 2))
         // Horizontal pass at even columns only: w2 × h.
-        var tmp = [Float](repeating: 0, count: w2 * h)
-        var out = FloatPlane(width: w2, height: h2)
-        src.pixels.withUnsafeBufferPointer { s in
-            tmp.withUnsafeMutableBufferPointer { t in
+        let tmp = [Float](unsafeUninitializedCapacity: w2 * h) { t, count in
+            src.pixels.withUnsafeBufferPointer { s in
+                let sb = s.baseAddress!, tb = t.baseAddress!
+                @inline(__always) func clamped(_ row: UnsafePointer<Float>, _ i: Int) -> Float {
+                    let x = 2 * i
+                    let xm2 = max(x - 2, 0), xm1 = max(x - 1, 0)
+                    let xp1 = min(x + 1, w - 1), xp2 = min(x + 2, w - 1)
+                    return (row[xm2] + row[xp2] + 4 * (row[xm1] + row[xp1]) + 6 * row[x]) * (1.0 / 16.0)
+                }
                 for y in 0..<h {
-                    let row = s.baseAddress! + y * w
-                    let trow = t.baseAddress! + y * w2
-                    for i in 0..<w2 {
-                        let x = 2 * i
-                        if x >= 2 && x + 2 < w {
-                            trow[i] = (row[x - 2] + row[x + 2] + 4 * (row[x - 1] + row[x + 1])
-                                + 6 * row[x]) * (1.0 / 16.0)
-                        } else {
-                            let xm2 = max(x - 2, 0), xm1 = max(x - 1, 0)
-                            let xp1 = min(x + 1, w - 1), xp2 = min(x + 2, w - 1)
-                            trow[i] = (row[xm2] + row[xp2] + 4 * (row[xm1] + row[xp1])
-                                + 6 * row[x]) * (1.0 / 16.0)
-                        }
+                    let row = sb + y * w
+                    let trow = tb + y * w2
+                    for i in 0..<interiorStart { trow[i] = clamped(row, i) }
+                    for i in interiorStart..<interiorEnd {
+                        let c = row + 2 * i
+                        trow[i] = (c[-2] + c[2] + 4 * (c[-1] + c[1]) + 6 * c[0]) * (1.0 / 16.0)
                     }
+                    for i in interiorEnd..<w2 { trow[i] = clamped(row, i) }
                 }
             }
+            count = w2 * h
         }
-        // Vertical pass at even rows.
-        tmp.withUnsafeBufferPointer { t in
-            out.pixels.withUnsafeMutableBufferPointer { o in
+        // Vertical pass at even rows (contiguous rows).
+        let out = [Float](unsafeUninitializedCapacity: w2 * h2) { o, count in
+            tmp.withUnsafeBufferPointer { t in
                 let tb = t.baseAddress!
                 for j in 0..<h2 {
                     let y = 2 * j
@@ -66,7 +72,8 @@ public struct ImagePyramid: Sendable {
                     }
                 }
             }
+            count = w2 * h2
         }
-        return out
+        return FloatPlane(width: w2, height: h2, pixels: out)!
     }
 }
