@@ -8,12 +8,14 @@ cache="${1:-${PARALLAX_SIM_CACHE:-/tmp/parallax-sim}}"
 bin="${PARALLAX_BIN:-$root/.build/release/parallax}"
 [ -x "$bin" ] || { echo "build first: swift build -c release --product parallax (or set PARALLAX_BIN)" >&2; exit 1; }
 mkdir -p "$cache"
-for trajectory in euroc_V1_01_easy udel_gore; do
-  out="$cache/$trajectory-stereo-30s-20hz"
+# Same worlds as Tests/ParallaxTrackingTests/TrackingFixtures.swift: V1_01 in the room, Gore in the hall.
+for pair in euroc_V1_01_easy:room udel_gore:hall; do
+  trajectory="${pair%%:*}"; scene="${pair##*:}"
+  out="$cache/$trajectory-$scene-stereo-30s-20hz"
   if [ -f "$out/mav0/cam0/data.csv" ]; then echo "exists: $out"; continue; fi
   tmp="$out.partial-$$"
   rm -rf "$tmp"
-  "$bin" simulate --scene "$root/Scenes/room.json" --trajectory "$root/../shared/trajectories/$trajectory.txt" \
+  "$bin" simulate --scene "$root/Scenes/$scene.json" --trajectory "$root/../shared/trajectories/$trajectory.txt" \
     --duration 30 --stereo --seed 1 --rate-cam 20 -o "$tmp"
   rm -rf "$out" && mv "$tmp" "$out"
 done

@@ -3,40 +3,52 @@ import ParallaxDatasets
 import ParallaxTracking
 import Testing
 
-/// Accuracy floors on simulated 30 s datasets (EuRoC noise, `Scenes/room.json`):
-/// ATE posyaw ≤ 5 cm stereo, ≤ 10 cm mono (cam0 of the same stereo dataset), on the EuRoC V1_01
-/// and UDel Gore trajectories.
+/// Accuracy floors on simulated 30 s datasets (EuRoC noise; V1_01 in `Scenes/room.json`, UDel Gore in
+/// `Scenes/hall.json`): ATE posyaw ≤ 5 cm stereo, ≤ 10 cm mono (cam0 of the same stereo dataset).
+/// The last two cases start the replay 8 s into V1_01, mid-flight, so the estimator must initialise
+/// from motion (visual–inertial alignment) rather than from rest.
 @Suite("VIO accuracy on simulated datasets", .serialized)
 struct SimulatedAccuracyTests {
-    static let cases: [(String, TrackerConfiguration.Mode, Double)] = [
-        ("euroc_V1_01_easy", .stereo, 0.05), ("euroc_V1_01_easy", .mono, 0.10),
-        ("udel_gore", .stereo, 0.05), ("udel_gore", .mono, 0.10),
+    struct Case: Sendable, CustomStringConvertible {
+        var trajectory: String
+        var mode: TrackerConfiguration.Mode
+        var floor: Double
+        var from: Double?
+        var description: String { "\(trajectory) \(mode.rawValue)" + (from.map { " from \($0) s" } ?? "") }
+    }
+
+    static let cases: [Case] = [
+        Case(trajectory: "euroc_V1_01_easy", mode: .stereo, floor: 0.05),
+        Case(trajectory: "euroc_V1_01_easy", mode: .mono, floor: 0.10),
+        Case(trajectory: "udel_gore", mode: .stereo, floor: 0.05),
+        Case(trajectory: "udel_gore", mode: .mono, floor: 0.10),
+        Case(trajectory: "euroc_V1_01_easy", mode: .stereo, floor: 0.05, from: 8),
+        Case(trajectory: "euroc_V1_01_easy", mode: .mono, floor: 0.10, from: 8),
     ]
 
-    @Test("ATE posyaw within the floor", arguments: 0..<4)
+    @Test("ATE posyaw within the floor", arguments: 0..<6)
     func accuracy(index: Int) throws {
-        let (trajectory, mode, floor) = Self.cases[index]
-        let (dataset, name) = try TrackingFixtures.simulated(trajectory: trajectory)
+        let c = Self.cases[index]
+        let (dataset, name) = try TrackingFixtures.simulated(trajectory: c.trajectory)
         guard let dataset else {
             print(name)
             return
         }
-        let summary = try TrackingFixtures.run(dataset, mode: mode)
+        let summary = try TrackingFixtures.run(dataset, mode: c.mode, from: c.from)
         let evaluation = try #require(try summary.evaluation())
         let ate = evaluation.report.ate.rmse
-        print("\(name) \(mode.rawValue): ATE posyaw \(String(format: "%.4f", ate)) m over "
+        print("\(name) \(c): ATE posyaw \(String(format: "%.4f", ate)) m over "
               + "\(evaluation.report.associatedPoses) poses, normal \(String(format: "%.1f", 100 * summary.normalFraction)) %, "
-              + "init \(summary.initializationTime ?? -1) s")
-        if trajectory == "udel_gore", mode == .mono {
-            // Known failure, kept visible rather than loosened: in this simulation the Gore
-            // trajectory climbs 7.7 m out of the room, so 108 of 601 frames are black, and the
-            // estimator has no visual-inertial alignment for mono starts in motion yet; mono
-            // diverges (ATE ≈ 12 m). Stereo passes the same data.
-            withKnownIssue("mono from motion with blind stretches diverges (no VI alignment yet)") {
-                #expect(ate <= floor)
+              + "init \(summary.initializationTime.map { String(format: "%.2f", $0) } ?? "never") s")
+        if c.trajectory == "udel_gore", c.mode == .mono {
+            // Known failure, kept visible rather than loosened: mono initialises from motion
+            // (alignment at 0.6 s) and tracks the whole walk, but its scale creeps up by 3–7 % over
+            // the 30 m through the hall (most points are 5–20 m away), so ATE is ≈ 0.3 m.
+            withKnownIssue("mono scale drift on the Gore walk through the hall (ATE ≈ 0.3 m)") {
+                #expect(ate <= c.floor)
             }
         } else {
-            #expect(ate <= floor)
+            #expect(ate <= c.floor)
         }
         #expect(summary.initializationTime.map { $0 <= 1.0 } == true)
         // Poses for nearly the whole sequence.

@@ -23,9 +23,16 @@ enum TrackingFixtures {
     static let simulatedDuration = 30.0
     static let simulatedCameraRate = 20.0
 
+    /// The world each trajectory is flown through: the room for EuRoC V1_01 (a 2 × 3 × 0.7 m flight),
+    /// the 40 × 30 × 12 m hall for UDel Gore, whose first 30 s climb 7.8 m and cross 8.6 m — in the
+    /// 6 × 5 × 3 m room the camera would start outside the walls and see black for 18 % of the frames.
+    static func scene(for trajectory: String) -> String {
+        trajectory == "udel_gore" ? "hall" : "room"
+    }
+
     /// The simulated stereo dataset following `trajectory` (a file in `shared/trajectories`) through
-    /// `Scenes/room.json` with EuRoC noise, seed 1 — generated once and cached, exactly what
-    /// `parallax simulate --scene Scenes/room.json --trajectory … --duration 30 --stereo --seed 1` writes.
+    /// ``scene(for:)`` with EuRoC noise, seed 1 — generated once and cached, exactly what
+    /// `parallax simulate --scene Scenes/<scene>.json --trajectory … --duration 30 --stereo --seed 1` writes.
     /// Mono runs use its cam0 (the same images a mono simulation renders), which halves the
     /// generation cost. Returns nil (with the reason) when the shared trajectories are absent.
     static func simulated(trajectory: String) throws -> (EuRoCDataset?, String) {
@@ -34,13 +41,14 @@ enum TrackingFixtures {
         guard FileManager.default.fileExists(atPath: trajectoryURL.path) else {
             return (nil, "skipped: \(trajectoryURL.path) not found")
         }
-        let name = "\(trajectory)-\(stereo ? "stereo" : "mono")-\(Int(simulatedDuration))s-\(Int(simulatedCameraRate))hz"
+        let sceneName = scene(for: trajectory)
+        let name = "\(trajectory)-\(sceneName)-\(stereo ? "stereo" : "mono")-\(Int(simulatedDuration))s-\(Int(simulatedCameraRate))hz"
         let folder = cache.appendingPathComponent(name)
         if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("mav0/cam0/data.csv").path) {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
             let temporary = cache.appendingPathComponent(name + ".partial-\(ProcessInfo.processInfo.processIdentifier)")
             try? FileManager.default.removeItem(at: temporary)
-            let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/room.json"))
+            let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/\(sceneName).json"))
             var config = SimulationConfiguration()
             config.seed = 1
             config.cameras = SimulationConfiguration.eurocCameras(stereo: stereo, rate: simulatedCameraRate)

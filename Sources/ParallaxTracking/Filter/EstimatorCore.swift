@@ -35,6 +35,8 @@ struct EstimatorCore {
     var stillSince: Double?
     /// Stereo body velocities of the frames before initialisation (gravity from motion).
     var initVelocities: [(time: Double, velocity: Vector3)] = []
+    /// Features of the frames before initialisation (visual–inertial alignment from motion).
+    var initFrames: [VisualInertialAlignment.Frame] = []
 
     init(configuration: TrackerConfiguration, camera0: CameraCalibration, camera1: CameraCalibration?,
          imu: IMUCalibration) throws {
@@ -76,6 +78,7 @@ struct EstimatorCore {
         previousFeatures = []
         stillSince = nil
         initVelocities = []
+        initFrames = []
     }
 
     mutating func addIMU(_ m: IMUMeasurement) {
@@ -123,6 +126,12 @@ struct EstimatorCore {
             } else {
                 stillSince = nil
             }
+            if let frame {
+                let observations = frame.features.map { ($0.id, $0.normalized, isStereo ? $0.rightNormalized : nil) }
+                initFrames.append(.init(time: timestamp, observations: observations))
+                let window = configuration.alignmentWindow
+                initFrames.removeAll { timestamp - $0.time > window + 1e-6 }
+            }
             initialize(at: timestamp, frame: frame, previousFrameTime: previousFrameTime)
             if state == nil, let frame, let v = stereoVelocity(frame, dt: timestamp - previousFrameTime) {
                 initVelocities.append((timestamp, v))
@@ -149,6 +158,7 @@ struct EstimatorCore {
                 anchor = (s.clones.last?.rotation ?? s.rotation, s.clones.last?.position ?? s.position)
                 state = nil
                 tracks.removeAll()
+                initFrames.removeAll()
                 relocalizingFrames = configuration.relocalizingFrames
                 framesSinceInit = 0
             } else {

@@ -107,4 +107,68 @@ enum Triangulation {
         guard x.isFinite, maxErr <= maxErrorNormalized else { return nil }
         return x
     }
+
+    /// ``triangulate(_:poses:rig:iterations:minParallax:maxErrorNormalized:)`` with outlier removal.
+    ///
+    /// 1. Stereo consistency: a right match one texture period off along the epipolar line passes
+    ///    the front-end's checks and, seeded from the previous frame, stays wrong for the whole
+    ///    track. When any ray exceeds `outlierNormalized`, the right rays are checked against the
+    ///    left-only point and those that disagree are dropped.
+    /// 2. Then, while the worst ray still exceeds the bound, it is dropped (a right observation
+    ///    alone, or the whole observation for a left ray), up to a quarter of the observations.
+    ///
+    /// `obs` and `poses` are trimmed to what was kept. Returns nil when the kept rays do not
+    /// triangulate within `maxErrorNormalized`.
+    static func triangulateRobust(_ obs: inout [Observation], poses: inout [(Matrix3, Vector3)], rig: CameraRig,
+                                  maxErrorNormalized: Double, outlierNormalized: Double) -> Vector3? {
+        func worstRay(_ x: Vector3, _ obs: [Observation]) -> (error: Double, index: Int, camera: Int) {
+            var worst = (error: 0.0, index: -1, camera: 0)
+            for (k, o) in obs.enumerated() {
+                for camera in (o.right != nil && rig.hasRight) ? [0, 1] : [0] {
+                    let (r, c) = rig.cameraPose(camera, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
+                    let p = r.transpose * (x - c)
+                    let z = camera == 0 ? o.left : o.right!
+                    let e = p.z > 1e-6 ? (z - Vector2(p.x / p.z, p.y / p.z)).norm : .infinity
+                    if e > worst.error { worst = (e, k, camera) }
+                }
+            }
+            return worst
+        }
+        guard var x = triangulate(obs, poses: poses, rig: rig, maxErrorNormalized: .infinity) else { return nil }
+        if rig.hasRight, worstRay(x, obs).error > outlierNormalized, obs.contains(where: { $0.right != nil }) {
+            let leftOnly = obs.map { Observation(frame: $0.frame, left: $0.left, right: nil) }
+            if let xl = triangulate(leftOnly, poses: poses, rig: rig, maxErrorNormalized: outlierNormalized) {
+                var changed = false
+                for k in obs.indices {
+                    guard let rn = obs[k].right else { continue }
+                    let (r, c) = rig.cameraPose(1, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
+                    let p = r.transpose * (xl - c)
+                    if p.z <= 1e-6 || (rn - Vector2(p.x / p.z, p.y / p.z)).norm > outlierNormalized {
+                        obs[k].right = nil
+                        changed = true
+                    }
+                }
+                if changed {
+                    guard let again = triangulate(obs, poses: poses, rig: rig, maxErrorNormalized: .infinity) else { return nil }
+                    x = again
+                }
+            }
+        }
+        let budget = max(1, obs.count / 4)
+        for _ in 0..<budget {
+            let worst = worstRay(x, obs)
+            guard worst.error > outlierNormalized, worst.index >= 0 else { break }
+            if worst.camera == 1 {
+                obs[worst.index].right = nil
+            } else {
+                obs.remove(at: worst.index)
+                poses.remove(at: worst.index)
+            }
+            guard obs.count >= 2, let again = triangulate(obs, poses: poses, rig: rig, maxErrorNormalized: .infinity)
+            else { return nil }
+            x = again
+        }
+        guard worstRay(x, obs).error <= maxErrorNormalized else { return nil }
+        return x
+    }
 }

@@ -17,6 +17,9 @@ struct MSCKFUpdater {
     /// Measurement standard deviation in normalised image coordinates.
     let sigma: Double
     let chiSquaredProbability: Double
+    /// Observations whose reprojection error exceeds this many σ are dropped before the update (a
+    /// wrong stereo match or a KLT slip in one frame should not cost the whole track).
+    var outlierSigmas: Double = 5
 
     /// Outcome counts for diagnostics and tracking-state decisions.
     struct Outcome {
@@ -40,13 +43,14 @@ struct MSCKFUpdater {
         let sigma2 = sigma * sigma
 
         for track in tracks {
-            let obs = track.observations.filter { cloneIndex[$0.frame] != nil }
-            guard obs.count >= 2 || (obs.count >= 1 && obs[0].right != nil && false) else { continue }
-            let poses = obs.map { o -> (Matrix3, Vector3) in
+            var obs = track.observations.filter { cloneIndex[$0.frame] != nil }
+            guard obs.count >= 2 else { continue }
+            var poses = obs.map { o -> (Matrix3, Vector3) in
                 let c = state.clones[cloneIndex[o.frame]!]
                 return (c.rotation, c.position)
             }
-            guard let x = Triangulation.triangulate(obs, poses: poses, rig: rig, maxErrorNormalized: 0.05) else {
+            guard let x = Triangulation.triangulateRobust(&obs, poses: &poses, rig: rig, maxErrorNormalized: 0.05,
+                                                          outlierNormalized: outlierSigmas * sigma) else {
                 outcome.failedTriangulation += 1
                 continue
             }

@@ -35,19 +35,29 @@ extension EstimatorCore {
             mean /= count
             var up = mean.normalized
             var tiltSigma = 0.05
-            let vNow = frame.flatMap { stereoVelocity($0, dt: t - previousFrameTime) }
-            if let vNow, let g = stereoGravity(velocityNow: vNow, at: t) {
-                up = -g.normalized
+            var vNow: Vector3?
+            var velocitySigma = 1.0
+            let aligned = VisualInertialAlignment(rig: rig).solve(frames: initFrames, samples: samples, noise: noise)
+            if let aligned {
+                // Velocity and gravity from the closed-form alignment of the last frames.
+                up = -aligned.gravity.normalized
+                vNow = aligned.velocity
                 tiltSigma = 0.02
+                velocitySigma = 0.1
+            } else if isStereo {
+                vNow = frame.flatMap { stereoVelocity($0, dt: t - previousFrameTime) }
+                if let vNow, let g = stereoGravity(velocityNow: vNow, at: t) {
+                    up = -g.normalized
+                    tiltSigma = 0.02
+                }
+                if vNow != nil { velocitySigma = 0.15 }
+            } else if samples.last!.timestamp - first < configuration.alignmentTimeout {
+                return   // mono: wait for enough parallax to align
             }
             let rotation = StaticInitializer.gravityAlignedRotation(upInBody: up)
             nav = NavigationState(timestamp: samples.last!.timestamp,
                                   T_world_body: RigidTransform(rotationMatrix: rotation, translation: .zero))
-            var velocitySigma = 1.0
-            if let v = vNow {
-                nav.velocity = rotation * v
-                velocitySigma = 0.15
-            }
+            if let v = vNow { nav.velocity = rotation * v }
             sigmas = [tiltSigma, tiltSigma, 1e-3, 1e-3, 1e-3, 1e-3, velocitySigma, velocitySigma, velocitySigma,
                       0.02, 0.02, 0.02, 0.2, 0.2, 0.2]
         }
@@ -64,6 +74,7 @@ extension EstimatorCore {
         state = s
         framesSinceInit = 0
         tracks.removeAll()
+        initFrames.removeAll()
     }
 
     /// Body velocity (in the body frame) from stereo points seen in the previous and current frame:

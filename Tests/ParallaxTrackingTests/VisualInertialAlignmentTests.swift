@@ -1,0 +1,115 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxMath
+import Testing
+@testable import ParallaxTracking
+
+/// The closed-form alignment on exact synthetic data: a body moving with known velocity,
+/// acceleration and rotation rate, 1 kHz IMU without noise or bias, 20 Hz bearings to fixed points.
+@Suite("Visual–inertial alignment")
+struct VisualInertialAlignmentTests {
+    static let gravity = Vector3(0, 0, -9.81)
+
+    /// Body pose and velocity at t: p(t) = v₀t + ½a₀t² + A sin(2πft), R(t) = R₀ Exp(ωt).
+    struct Motion {
+        var r0 = SO3.exp(Vector3(0.3, -0.2, 1.0))
+        var omega = Vector3(0.2, -0.4, 0.3)
+        var v0 = Vector3(0.6, -0.3, 0.1)
+        var a0 = Vector3(0.2, 0.1, -0.1)
+        var amplitude = Vector3(0.05, 0.08, 0.03)
+        var frequency = 1.3
+
+        func rotation(_ t: Double) -> Matrix3 { r0 * SO3.exp(omega * t) }
+        func position(_ t: Double) -> Vector3 { v0 * t + a0 * (0.5 * t * t) + amplitude * sin(2 * .pi * frequency * t) }
+        func velocity(_ t: Double) -> Vector3 { v0 + a0 * t + amplitude * (2 * .pi * frequency * cos(2 * .pi * frequency * t)) }
+        func acceleration(_ t: Double) -> Vector3 {
+            let w = 2 * .pi * frequency
+            return a0 - amplitude * (w * w * sin(w * t))
+        }
+    }
+
+    static let rig = CameraRig(R_body_cam0: SO3.exp(Vector3(-.pi / 2, 0, 0)), p_body_cam0: Vector3(0.02, -0.06, 0.01),
+                               R_c1_c0: .identity, t_c1_c0: Vector3(-0.11, 0, 0), hasRight: true)
+
+    /// Frames at 20 Hz over `duration` s and 1 kHz IMU samples (midpoint values, so the zero-order
+    /// hold of the integrator is second-order accurate).
+    static func data(motion: Motion, duration: Double, stereo: Bool)
+        -> ([VisualInertialAlignment.Frame], [IMUMeasurement]) {
+        var rng = SplitMix64(seed: 7)
+        // Points 2–6 m in front of the camera at mid-sequence.
+        let tm = duration / 2
+        let (rcm, pcm) = rig.cameraPose(0, bodyRotation: motion.rotation(tm), bodyPosition: motion.position(tm))
+        var points: [Vector3] = []
+        for _ in 0..<60 {
+            let x = Double(rng.next() % 1000) / 1000 - 0.5, y = Double(rng.next() % 1000) / 1000 - 0.5
+            let depth = 2 + 4 * Double(rng.next() % 1000) / 1000
+            points.append(pcm + rcm * (Vector3(x, y, 1) * depth))
+        }
+        var frames: [VisualInertialAlignment.Frame] = []
+        for k in 0...Int((duration * 20).rounded()) {
+            let t = Double(k) / 20
+            var observations: [(id: Int, left: Vector2, right: Vector2?)] = []
+            for (id, x) in points.enumerated() {
+                func project(_ cam: Int) -> Vector2? {
+                    let (r, c) = rig.cameraPose(cam, bodyRotation: motion.rotation(t), bodyPosition: motion.position(t))
+                    let q = r.transpose * (x - c)
+                    return q.z > 0.1 ? Vector2(q.x / q.z, q.y / q.z) : nil
+                }
+                guard let left = project(0) else { continue }
+                observations.append((id, left, stereo ? project(1) : nil))
+            }
+            frames.append(.init(time: t, observations: observations))
+        }
+        var samples: [IMUMeasurement] = []
+        let dt = 0.001
+        for k in -5...Int(duration / dt) + 5 {
+            let t = Double(k) * dt, mid = t + dt / 2
+            let r = motion.rotation(mid)
+            samples.append(IMUMeasurement(timestamp: t, gyro: motion.omega,
+                                          accel: r.transpose * (motion.acceleration(mid) - gravity)))
+        }
+        return (frames, samples)
+    }
+
+    @Test("recovers gravity and velocity, mono and stereo", arguments: [false, true])
+    func exact(stereo: Bool) throws {
+        let motion = Motion()
+        let duration = 0.8
+        let (frames, samples) = Self.data(motion: motion, duration: duration, stereo: stereo)
+        let solution = try #require(VisualInertialAlignment(rig: Self.rig)
+            .solve(frames: frames, samples: samples[...], noise: .zero))
+        let rN = motion.rotation(duration)
+        let gTrue = rN.transpose * Self.gravity
+        let vTrue = rN.transpose * motion.velocity(duration)
+        let tilt = acos(min(1, solution.gravity.normalized.dot(gTrue.normalized)))
+        print("alignment \(stereo ? "stereo" : "mono"): tilt error \(tilt * 180 / .pi)°, velocity error "
+              + "\((solution.velocity - vTrue).norm) m/s, \(solution.featureCount) features")
+        #expect(tilt < 0.2 * .pi / 180, "tilt error \(tilt * 180 / .pi)°")
+        #expect((solution.velocity - vTrue).norm < 0.01, "velocity error \((solution.velocity - vTrue).norm) m/s")
+        #expect(abs(solution.gravity.norm - 9.81) < 1e-9)
+        #expect(abs(solution.gravityRatio - 1) < 0.01)
+    }
+
+    @Test("refuses a pure rotation (no parallax)")
+    func noParallax() {
+        var motion = Motion()
+        motion.v0 = .zero
+        motion.a0 = .zero
+        motion.amplitude = .zero
+        let (frames, samples) = Self.data(motion: motion, duration: 0.8, stereo: false)
+        #expect(VisualInertialAlignment(rig: Self.rig).solve(frames: frames, samples: samples[...], noise: .zero) == nil)
+    }
+
+    @Test("constrained solve keeps ‖g‖ and matches the free solve when it already has that norm")
+    func sphereConstraint() throws {
+        // H = I, b = [v; g] with ‖g‖ = 9.81 → the constrained minimiser is b itself.
+        let h = Matrix.identity(6)
+        let b = [0.1, -0.2, 0.3, 0, 9.81 * 0.6, -9.81 * 0.8]
+        let x = try #require(VisualInertialAlignment.solveWithGravityNorm(h: h, b: b, magnitude: 9.81))
+        for i in 0..<6 { #expect(abs(x[i] - b[i]) < 1e-6) }
+        // A free solution of the wrong length is pulled onto the sphere along its direction (H = I).
+        let b2 = [0, 0, 0, 0, 0, -12.0]
+        let y = try #require(VisualInertialAlignment.solveWithGravityNorm(h: h, b: b2, magnitude: 9.81))
+        #expect(abs(y[5] + 9.81) < 1e-6 && abs(y[3]) < 1e-9 && abs(y[4]) < 1e-9)
+    }
+}
