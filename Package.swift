@@ -38,8 +38,12 @@ let package = Package(
 
         // MARK: Estimation stack
         .target(name: "ParallaxMath"),
-        // CPNGSupport: setjmp wall around libpng so decode errors never longjmp through Swift.
-        .target(name: "CPNGSupport", dependencies: ["CPNG"], linkerSettings: [.linkedLibrary("png16")]),
+        // CPNGSupport: setjmp wall around libpng so decode errors never longjmp through Swift,
+        // plus a direct zlib decoding path for common layouts.
+        .target(
+            name: "CPNGSupport", dependencies: ["CPNG"],
+            // zlib: the direct decoding path inflates IDAT data itself.
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
         .target(name: "ParallaxImaging", dependencies: ["ParallaxMath", "CPNG", "CPNGSupport"]),
         .target(
             name: "ParallaxDatasets",

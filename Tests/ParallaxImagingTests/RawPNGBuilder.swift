@@ -3,7 +3,7 @@
 /// Builds PNG files byte by byte, independently of libpng, so the decoder can be
 /// tested on formats our encoder never writes (palette, low bit depth, tRNS,
 /// grey+alpha, Adam7). Image data is zlib with *stored* (uncompressed) deflate
-/// blocks (RFC 1950/1951), and every scanline uses filter type 0.
+/// blocks (RFC 1950/1951); scanline filters cycle through `filters`.
 struct RawPNGBuilder {
     var width: Int
     var height: Int
@@ -14,6 +14,10 @@ struct RawPNGBuilder {
     var transparency: [UInt8]? = nil
     /// Samples row-major, one entry per sample (palette index, grey, r, g, b, a...), before packing.
     var samples: [Int]
+    /// Filter types (PNG spec §9.2) used for successive scanlines, cycling.
+    var filters: [UInt8] = [0]
+    /// Largest IDAT payload; the zlib stream is split across several IDAT chunks beyond it.
+    var idatSize = Int.max
 
     var channels: Int { [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType]! }
 
@@ -24,7 +28,10 @@ struct RawPNGBuilder {
         out += chunk("IHDR", ihdr)
         if !palette.isEmpty { out += chunk("PLTE", palette.flatMap { [$0.0, $0.1, $0.2] }) }
         if let transparency { out += chunk("tRNS", transparency) }
-        out += chunk("IDAT", zlibStored(scanlines()))
+        let stream = zlibStored(scanlines())
+        for start in stride(from: 0, to: stream.count, by: min(idatSize, stream.count)) {
+            out += chunk("IDAT", Array(stream[start..<min(start + idatSize, stream.count)]))
+        }
         out += chunk("IEND", [])
         return out
     }
@@ -43,14 +50,17 @@ struct RawPNGBuilder {
 
     func packRows(xs: [Int], ys: [Int]) -> [UInt8] {
         var data: [UInt8] = []
-        for y in ys {
-            data.append(0)  // filter type None
+        // Bytes per complete pixel, at least one (PNG spec §9.2).
+        let bpp = max(1, channels * bitDepth / 8)
+        var previous: [UInt8] = []
+        for (index, y) in ys.enumerated() {
+            var row: [UInt8] = []
             var bits: [Int] = []
             for x in xs { for c in 0..<channels { bits.append(samples[(y * width + x) * channels + c]) } }
             if bitDepth == 16 {
-                for v in bits { data += [UInt8(v >> 8), UInt8(v & 0xFF)] }
+                for v in bits { row += [UInt8(v >> 8), UInt8(v & 0xFF)] }
             } else if bitDepth == 8 {
-                data += bits.map { UInt8($0) }
+                row += bits.map { UInt8($0) }
             } else {
                 // Pack MSB first, rows padded to a whole byte.
                 var byte = 0, used = 0
@@ -58,15 +68,39 @@ struct RawPNGBuilder {
                     byte = (byte << bitDepth) | v
                     used += bitDepth
                     if used == 8 {
-                        data.append(UInt8(byte))
+                        row.append(UInt8(byte))
                         byte = 0
                         used = 0
                     }
                 }
-                if used > 0 { data.append(UInt8(byte << (8 - used))) }
+                if used > 0 { row.append(UInt8(byte << (8 - used))) }
             }
+            let filter = filters[index % filters.count]
+            if previous.isEmpty { previous = [UInt8](repeating: 0, count: row.count) }
+            data.append(filter)
+            data += Self.filter(row, previous: previous, type: filter, bpp: bpp)
+            previous = row
         }
         return data
+    }
+
+    /// Applies filter `type` to `row` (the encoder's side of PNG spec §9.2-9.4).
+    static func filter(_ row: [UInt8], previous: [UInt8], type: UInt8, bpp: Int) -> [UInt8] {
+        row.indices.map { i in
+            let a = i >= bpp ? Int(row[i - bpp]) : 0, b = Int(previous[i]), c = i >= bpp ? Int(previous[i - bpp]) : 0
+            let predictor: Int
+            switch type {
+            case 0: predictor = 0
+            case 1: predictor = a
+            case 2: predictor = b
+            case 3: predictor = (a + b) / 2
+            case 4:
+                let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+            default: predictor = 0  // invalid types carry the raw bytes, for error tests
+            }
+            return UInt8(truncatingIfNeeded: Int(row[i]) - predictor)
+        }
     }
 
     func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {

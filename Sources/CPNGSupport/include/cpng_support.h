@@ -37,10 +37,33 @@ typedef struct {
     size_t size;       ///< bytes in data = width * height * channels * bit_depth / 8
 } pxpng_image;
 
+/// Flags for pxpng_decode.
+enum {
+    /// Skip the chunk CRC-32 and zlib Adler-32 checks. Structural damage
+    /// (truncation, bad chunk layout, invalid deflate data, wrong amount of
+    /// image data) is still an error; flipped bits inside the compressed data
+    /// may go unnoticed. Meant for replaying trusted datasets, where the
+    /// checksums cost time on every frame.
+    PXPNG_DECODE_SKIP_CHECKSUMS = 1
+};
+
 /// Decodes a whole PNG. Palette images are expanded to RGB (RGBA when tRNS is
 /// present), 1/2/4-bit grey to 8-bit, and a tRNS colour key to an alpha channel.
 /// Images wider or taller than max_side are rejected before any pixel buffer is allocated.
-int pxpng_decode(const uint8_t *bytes, size_t count, uint32_t max_side, pxpng_image *out,
+///
+/// `flags` is a combination of PXPNG_DECODE_* values.
+///
+/// When `destination` is not NULL and the decoded pixels occupy exactly
+/// `destination_size` bytes, they are written there and out->data == destination
+/// (the caller keeps ownership; do not pxpng_free it). Otherwise out->data is a
+/// fresh malloc'd buffer. Passing the caller's final pixel storage saves a copy.
+///
+/// Non-interlaced 8/16-bit grey, grey+alpha, RGB and RGBA images without tRNS
+/// (which covers camera datasets) are decoded by a direct zlib + unfilter path;
+/// every other image, and every file that path finds anything unusual in, goes
+/// through libpng, so errors are reported exactly as libpng reports them.
+int pxpng_decode(const uint8_t *bytes, size_t count, uint32_t max_side, int flags,
+                 uint8_t *destination, size_t destination_size, pxpng_image *out,
                  char *message, size_t message_capacity);
 
 /// Encodes packed pixels (bit_depth 8 or 16; 16-bit samples big-endian) with

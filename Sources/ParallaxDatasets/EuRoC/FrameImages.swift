@@ -4,9 +4,13 @@ import ParallaxImaging
 // The only place in the reader that touches image files, so that the PNG calls stay few.
 extension CameraFrame {
     /// Decodes the image and checks its size against `sensor.yaml`'s `resolution`.
+    ///
+    /// Checksums are skipped (``PNGChecksumPolicy/skip``): replay decodes every
+    /// frame, dataset images are trusted input, and truncated or structurally
+    /// broken files are still rejected.
     public func loadImage() throws -> AnyImage {
         let image: AnyImage
-        do { image = try PNG.read(contentsOf: url) } catch {
+        do { image = try PNG.read(contentsOf: url, checksums: .skip) } catch {
             throw DatasetError(.badImage, file: displayPath, "cannot decode image: \(error)")
         }
         try checkSize(width: image.width, height: image.height)
