@@ -450,6 +450,10 @@ int pxpng_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int cha
 
     png_set_write_fn(png, ctx, write_to_memory, flush_memory);
     if (compression_level >= 0 && compression_level <= 9) png_set_compression_level(png, compression_level);
+    // Fast levels use the Sub filter alone: libpng's default tries all five filters on every row and
+    // keeps the best, which costs more than zlib itself at levels 1-3 (a 752x480 grey camera frame:
+    // 10.3 ms with all filters, 7.0 ms with Sub, 51 ms at level 6; files within 1 % of each other).
+    if (compression_level >= 0 && compression_level <= 3) png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
     png_set_IHDR(png, info, width, height, bit_depth, color_types[channels], PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
