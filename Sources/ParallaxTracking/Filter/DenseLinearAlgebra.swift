@@ -45,13 +45,15 @@ enum Dense {
         a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in
                 c.withUnsafeMutableBufferPointer { pc in
+                    // Raw row pointers: with `pc[ci + j]` the index arithmetic carries overflow checks
+                    // that keep the inner loop scalar; this form vectorises (same operations, same order).
                     for i in 0..<rows {
-                        let ci = i * columns
+                        let ci = pc.baseAddress! + i * columns
                         for k in 0..<inner {
                             let v = pa[i * inner + k]
                             if v == 0 { continue }
-                            let bk = k * columns
-                            for j in 0..<columns { pc[ci + j] += v * pb[bk + j] }
+                            let bk = pb.baseAddress! + k * columns
+                            for j in 0..<columns { ci[j] += v * bk[j] }
                         }
                     }
                 }
@@ -78,6 +80,81 @@ enum Dense {
             }
         }
         return c
+    }
+
+    /// Lower triangle (diagonal included) of `A · Bᵀ` for row-major `A` and `B` (both rows×inner);
+    /// the strict upper triangle is left zero. For callers that only read the lower triangle
+    /// (`cholesky`, `choleskySemidefinite`, `forwardSubstitute`).
+    ///
+    /// Each entry is summed over k in ascending order, exactly like `multiplyTransposed`, so the
+    /// lower triangle is bit-identical to it; the loops run over a transposed copy of `B` so the
+    /// innermost loop is a contiguous axpy (vectorisable) instead of a serial dot product.
+    static func multiplyTransposedLower(_ a: [Double], _ b: [Double], rows: Int, inner: Int) -> [Double] {
+        var c = [Double](repeating: 0, count: rows * rows)
+        let bt = transpose(b, rows: rows, columns: inner)
+        a.withUnsafeBufferPointer { pa in
+            bt.withUnsafeBufferPointer { pb in
+                c.withUnsafeMutableBufferPointer { pc in
+                    for i in 0..<rows {
+                        let ci = pc.baseAddress! + i * rows
+                        for k in 0..<inner {
+                            let v = pa[i * inner + k]
+                            let bk = pb.baseAddress! + k * rows
+                            for j in 0...i { ci[j] += v * bk[j] }
+                        }
+                    }
+                }
+            }
+        }
+        return c
+    }
+
+    /// Row-major transpose of a rows×columns matrix.
+    static func transpose(_ a: [Double], rows: Int, columns: Int) -> [Double] {
+        var t = [Double](repeating: 0, count: rows * columns)
+        a.withUnsafeBufferPointer { pa in
+            t.withUnsafeMutableBufferPointer { pt in
+                for i in 0..<rows { for j in 0..<columns { pt[j * rows + i] = pa[i * columns + j] } }
+            }
+        }
+        return t
+    }
+
+    /// Solves `X Lᵀ = B` then `X' L = X` (i.e. `X' = B (L Lᵀ)⁻¹`) for all rows of `B` at once, with
+    /// `B` given transposed: `bt` is `n × count` (column i of it is row i of `B`) and is overwritten
+    /// with the solution, also transposed. `l` is the `n×n` lower Cholesky factor.
+    ///
+    /// Per column this performs exactly the operations of `forwardSubstitute` then `backSubstitute`
+    /// in the same order (bit-identical results); working on the transposed layout turns each step
+    /// into a contiguous axpy over all right-hand sides, which vectorises.
+    static func choleskySolveTransposed(_ l: [Double], n: Int, _ bt: inout [Double], count: Int) {
+        l.withUnsafeBufferPointer { pl in
+            bt.withUnsafeMutableBufferPointer { pb in
+                let b = pb.baseAddress!
+                // Forward: y_j = (b_j − Σ_{k<j} L_jk y_k) / L_jj, k ascending.
+                for j in 0..<n {
+                    let rj = b + j * count
+                    for k in 0..<j {
+                        let f = pl[j * n + k]
+                        let rk = b + k * count
+                        for i in 0..<count { rj[i] -= f * rk[i] }
+                    }
+                    let d = pl[j * n + j]
+                    if d != 0 { for i in 0..<count { rj[i] = rj[i] / d } } else { for i in 0..<count { rj[i] = 0 } }
+                }
+                // Back: x_j = (y_j − Σ_{k>j} L_kj x_k) / L_jj, k ascending.
+                for j in stride(from: n - 1, through: 0, by: -1) {
+                    let rj = b + j * count
+                    for k in (j + 1)..<max(j + 1, n) {
+                        let f = pl[k * n + j]
+                        let rk = b + k * count
+                        for i in 0..<count { rj[i] -= f * rk[i] }
+                    }
+                    let d = pl[j * n + j]
+                    if d != 0 { for i in 0..<count { rj[i] = rj[i] / d } } else { for i in 0..<count { rj[i] = 0 } }
+                }
+            }
+        }
     }
 
     /// Strict Cholesky: false when `a` is not positive definite.

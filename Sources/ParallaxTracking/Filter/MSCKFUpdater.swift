@@ -103,15 +103,30 @@ struct MSCKFUpdater {
             let mo = m - 3
             // χ² gate: γ = rᵀ (H P Hᵀ + σ²I)⁻¹ r.
             let g = (0..<c).map { 6 * involved[$0 / 6] + $0 % 6 }   // column in the clone block
+            // Runs of consecutive clones: their columns are contiguous both in `ho` and in the
+            // covariance / `info`, so gathers and accumulations copy whole runs at a time.
+            var runs: [(hoStart: Int, infoStart: Int, width: Int)] = []
+            for kb in 0..<involved.count {
+                if let last = runs.last, last.infoStart + last.width == 6 * involved[kb],
+                   last.hoStart + last.width == 6 * kb {
+                    runs[runs.count - 1].width += 6
+                } else {
+                    runs.append((6 * kb, 6 * involved[kb], 6))
+                }
+            }
             var pSub = [Double](repeating: 0, count: c * c)
             state.covariance.withUnsafeBufferPointer { p in
-                for a in 0..<c {
-                    let row = (FilterState.imuDimension + g[a]) * n + FilterState.imuDimension
-                    for b in 0..<c { pSub[a * c + b] = p[row + g[b]] }
+                pSub.withUnsafeMutableBufferPointer { ps in
+                    for a in 0..<c {
+                        let src = p.baseAddress! + (FilterState.imuDimension + g[a]) * n + FilterState.imuDimension
+                        let dst = ps.baseAddress! + a * c
+                        for run in runs { (dst + run.hoStart).update(from: src + run.infoStart, count: run.width) }
+                    }
                 }
             }
             let hp = Dense.multiply(ho, pSub, rows: mo, inner: c, columns: c)
-            var s = Dense.multiplyTransposed(hp, ho, rows: mo, columns: mo, inner: c)
+            // Only the lower triangle: `cholesky` and `forwardSubstitute` read nothing else.
+            var s = Dense.multiplyTransposedLower(hp, ho, rows: mo, inner: c)
             for i in 0..<mo { s[i * mo + i] += sigma2 }
             var y = ro
             guard Dense.cholesky(&s, n: mo) else { outcome.rejected += 1; continue }
@@ -121,18 +136,29 @@ struct MSCKFUpdater {
                 outcome.rejected += 1
                 continue
             }
-            // Accumulate HᵀH and Hᵀr over the window's clone columns.
+            // Accumulate HᵀH and Hᵀr over the window's clone columns. Only the lower triangle of
+            // `info` is accumulated (`choleskySemidefinite` reads nothing else), over runs of
+            // consecutive clones so the inner loop covers contiguous columns of both `ho` and `info`;
+            // every entry still receives its terms in ascending row order, as before.
             info.withUnsafeMutableBufferPointer { inf in
                 ho.withUnsafeBufferPointer { h in
-                    for i in 0..<mo {
-                        let hr = i * c
-                        for a in 0..<c {
-                            let va = h[hr + a]
-                            if va == 0 { continue }
-                            let ga = g[a]
-                            infoVec[ga] += va * ro[i]
-                            let base = ga * kdim
-                            for b in 0..<c { inf[base + g[b]] += va * h[hr + b] }
+                    ro.withUnsafeBufferPointer { rr in
+                        for i in 0..<mo {
+                            let hrow = h.baseAddress! + i * c
+                            for a in 0..<c {
+                                let va = hrow[a]
+                                if va == 0 { continue }
+                                let ga = g[a]
+                                infoVec[ga] += va * rr[i]
+                                let base = inf.baseAddress! + ga * kdim
+                                for run in runs where run.infoStart <= ga {
+                                    // Columns of this run on or below the diagonal of row ga.
+                                    let count = min(run.width, ga - run.infoStart + 1)
+                                    let hb = hrow + run.hoStart
+                                    let dst = base + run.infoStart
+                                    for b in 0..<count { dst[b] += va * hb[b] }
+                                }
+                            }
                         }
                     }
                 }
@@ -146,55 +172,72 @@ struct MSCKFUpdater {
         Dense.choleskySemidefinite(&info, n: kdim)
         var rc = infoVec
         Dense.forwardSubstitute(info, n: kdim, &rc)
-        // PHt = P[:, clones] · H'ᵀ = P[:, clones] · L.
+        // PHt = P[:, clones] · H'ᵀ = P[:, clones] · L. Row-axpy over a ascending: each entry gets
+        // the same terms in the same order as the dot product Σ_{a≥j} P_i,a L_a,j, but the inner
+        // loop runs over a contiguous row of L (L is lower triangular, so j ≤ a).
         var pht = [Double](repeating: 0, count: n * kdim)
         state.covariance.withUnsafeBufferPointer { p in
             info.withUnsafeBufferPointer { l in
                 pht.withUnsafeMutableBufferPointer { out in
                     for i in 0..<n {
-                        for j in 0..<kdim {
-                            var v = 0.0
-                            for a in j..<kdim { v += p[i * n + 15 + a] * l[a * kdim + j] }
-                            out[i * kdim + j] = v
+                        let orow = out.baseAddress! + i * kdim
+                        for a in 0..<kdim {
+                            let v = p[i * n + 15 + a]
+                            let lrow = l.baseAddress! + a * kdim
+                            for j in 0...a { orow[j] += v * lrow[j] }
                         }
                     }
                 }
             }
         }
-        // S = H' P Hᵀ' + σ²I = Lᵀ · PHt[clone rows].
+        // S = H' P Hᵀ' + σ²I = Lᵀ · PHt[clone rows] (upper triangle, then mirrored).
         var sm = [Double](repeating: 0, count: kdim * kdim)
-        for i in 0..<kdim {
-            for j in i..<kdim {
-                var v = 0.0
-                for a in i..<kdim { v += info[a * kdim + i] * pht[(15 + a) * kdim + j] }
-                sm[i * kdim + j] = v
+        info.withUnsafeBufferPointer { l in
+            pht.withUnsafeBufferPointer { ph in
+                sm.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<kdim {
+                        let orow = out.baseAddress! + i * kdim
+                        for a in i..<kdim {
+                            let f = l[a * kdim + i]
+                            let prow = ph.baseAddress! + (15 + a) * kdim
+                            for j in i..<kdim { orow[j] += f * prow[j] }
+                        }
+                    }
+                }
             }
         }
         for i in 0..<kdim { for j in 0..<i { sm[i * kdim + j] = sm[j * kdim + i] }; sm[i * kdim + i] += sigma2 }
         guard Dense.cholesky(&sm, n: kdim) else { return (outcome, points) }
-        // K = PHt S⁻¹ computed row by row: solve S kᵢ = PHtᵢ.
-        var gain = pht
-        var rowBuf = [Double](repeating: 0, count: kdim)
-        for i in 0..<n {
-            for j in 0..<kdim { rowBuf[j] = pht[i * kdim + j] }
-            Dense.forwardSubstitute(sm, n: kdim, &rowBuf)
-            Dense.backSubstitute(sm, n: kdim, &rowBuf)
-            for j in 0..<kdim { gain[i * kdim + j] = rowBuf[j] }
-        }
+        // K = PHt S⁻¹, solved for all rows at once in the transposed layout (kdim × n), which makes
+        // every substitution step a contiguous axpy across the n right-hand sides.
+        let phtT = Dense.transpose(pht, rows: n, columns: kdim)
+        var gainT = phtT
+        Dense.choleskySolveTransposed(sm, n: kdim, &gainT, count: n)
         var dx = [Double](repeating: 0, count: n)
-        for i in 0..<n {
-            var v = 0.0
-            for j in 0..<kdim { v += gain[i * kdim + j] * rc[j] }
-            dx[i] = v
+        for j in 0..<kdim {
+            let rj = rc[j]
+            for i in 0..<n { dx[i] += gainT[j * n + i] * rj }
         }
-        // P ← P − K PHtᵀ.
+        // P ← P − K PHtᵀ (upper triangle, mirrored). acc[j] = Σ_a K_i,a PHt_j,a over a ascending.
+        var acc = [Double](repeating: 0, count: n)
         state.covariance.withUnsafeMutableBufferPointer { p in
-            for i in 0..<n {
-                for j in i..<n {
-                    var v = 0.0
-                    for a in 0..<kdim { v += gain[i * kdim + a] * pht[j * kdim + a] }
-                    p[i * n + j] -= v
-                    if i != j { p[j * n + i] = p[i * n + j] }
+            gainT.withUnsafeBufferPointer { gt in
+                phtT.withUnsafeBufferPointer { ht in
+                    acc.withUnsafeMutableBufferPointer { ac in
+                        let acp = ac.baseAddress!
+                        for i in 0..<n {
+                            for j in i..<n { acp[j] = 0 }
+                            for a in 0..<kdim {
+                                let gv = gt[a * n + i]
+                                let hrow = ht.baseAddress! + a * n
+                                for j in i..<n { acp[j] += gv * hrow[j] }
+                            }
+                            for j in i..<n {
+                                p[i * n + j] -= acp[j]
+                                if i != j { p[j * n + i] = p[i * n + j] }
+                            }
+                        }
+                    }
                 }
             }
         }
