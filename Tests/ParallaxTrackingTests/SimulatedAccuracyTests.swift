@@ -40,16 +40,7 @@ struct SimulatedAccuracyTests {
         print("\(name) \(c): ATE posyaw \(String(format: "%.4f", ate)) m over "
               + "\(evaluation.report.associatedPoses) poses, normal \(String(format: "%.1f", 100 * summary.normalFraction)) %, "
               + "init \(summary.initializationTime.map { String(format: "%.2f", $0) } ?? "never") s")
-        if c.trajectory == "udel_gore", c.mode == .mono {
-            // Known failure, kept visible rather than loosened: mono initialises from motion
-            // (alignment at 0.6 s) and tracks the whole walk, but its scale creeps up by 3–7 % over
-            // the 30 m through the hall (most points are 5–20 m away), so ATE is ≈ 0.3 m.
-            withKnownIssue("mono scale drift on the Gore walk through the hall (ATE ≈ 0.3 m)") {
-                #expect(ate <= c.floor)
-            }
-        } else {
-            #expect(ate <= c.floor)
-        }
+        #expect(ate <= c.floor)
         #expect(summary.initializationTime.map { $0 <= 1.0 } == true)
         // Poses for nearly the whole sequence.
         #expect(Double(evaluation.report.associatedPoses) >= 0.9 * Double(summary.frames))

@@ -191,17 +191,10 @@ struct EstimatorCore {
     func predictedCameraRotation(from t0: Double, to t1: Double) -> Matrix3? {
         guard t0.isFinite, t1 > t0 else { return nil }
         let bg = state?.biasGyro ?? .zero
+        let segments = IMUSegment.split(imuSlice(from: t0), from: t0, to: t1, maxGap: .infinity)
+        guard !segments.isEmpty else { return nil }
         var r = Matrix3.identity
-        var any = false
-        let samples = imuSlice(from: t0)
-        for (k, s) in samples.enumerated() {
-            let start = max(s.timestamp, t0)
-            let nextTime = k + 1 < samples.count ? samples[samples.startIndex + k + 1].timestamp : t1
-            let end = min(nextTime, t1)
-            if end > start { r = r * SO3.exp((s.gyro - bg) * (end - start)); any = true }
-            if nextTime >= t1 { break }
-        }
-        guard any else { return nil }
+        for segment in segments { r = r * SO3.exp((segment.gyro - bg) * segment.duration) }
         // Body: R_prev_cur = r. Camera: R_cur_prev = R_bcᵀ rᵀ R_bc.
         let rbc = rig.R_body_cam0
         return rbc.transpose * r.transpose * rbc

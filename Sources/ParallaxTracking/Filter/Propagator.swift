@@ -2,8 +2,8 @@ import ParallaxMath
 
 /// IMU propagation of the mean and covariance between two frames.
 ///
-/// Mean: the same zero-order-hold integration as ``Preintegration`` (Forster et al. TRO 2017,
-/// eq. 33), sample by sample in the world frame. Covariance: per-sample discrete transition of the
+/// Mean: Forster et al. TRO 2017, eq. 33, stretch by stretch in the world frame, each stretch
+/// between readings integrated with the mean of the linearly interpolated signal (mid-point). Covariance: per-sample discrete transition of the
 /// world-frame error state (Li & Mourikis IJRR 2013, eq. 10–12; Trawny & Roumeliotis 2005 for the
 /// noise), composed over the interval. First-estimate Jacobians: the θ-columns of the composed
 /// transition are rebuilt from first estimates, Φ_vθ = −[v̂ₖ₊₁|ₖ − v̂ₖ|ₖ₋₁ − gΔt]×,
@@ -18,8 +18,9 @@ struct Propagator {
     var gapAccelSigma = 2.0
     var gapGyroSigma = 0.3
 
-    /// Propagates `state` to time `t` with the samples in `samples` (time-ordered; sample k is held
-    /// from its time to the next sample's). Samples older than the state's time are clipped.
+    /// Propagates `state` to time `t` with the samples in `samples` (time-ordered; the signal is
+    /// taken as linear between readings, see ``IMUSegment/split(_:from:to:maxGap:)``). Samples
+    /// older than the state's time are clipped.
     func propagate(_ state: inout FilterState, to t: Double, samples: ArraySlice<IMUMeasurement>) {
         let t0 = state.timestamp
         guard t > t0 else { return }
@@ -28,68 +29,58 @@ struct Propagator {
         var r = state.rotation, p = state.position, v = state.velocity
         let bg = state.biasGyro, ba = state.biasAccel
 
-        // Segments [τ, τ') with the sample in force at τ (the last one at or before τ).
-        var current = samples.last { $0.timestamp <= t0 } ?? samples.first
-        var tau = t0
-        var index = samples.firstIndex { $0.timestamp > t0 } ?? samples.endIndex
-        while tau < t, let s = current {
-            let next = index < samples.endIndex ? min(samples[index].timestamp, t) : t
-            let dt = next - tau
-            if dt > 0 {
-                // An IMU gap: hold the mean of the last samples (less vibration than one sample) and
-                // inflate the noise, since the motion during the gap is unknown.
-                var held = s
-                let isGap = dt > maxGap
-                if isGap, let k = samples.lastIndex(where: { $0.timestamp <= tau }) {
-                    let lo = max(samples.startIndex, k - 9)
-                    var g = Vector3.zero, acc = Vector3.zero
-                    for i in lo...k { g += samples[i].gyro; acc += samples[i].accel }
-                    held.gyro = g / Double(k - lo + 1)
-                    held.accel = acc / Double(k - lo + 1)
-                }
-                let w = held.gyro - bg, a = held.accel - ba
-                let dR = SO3.exp(w * dt)
-                let ra = r * a
-                let jr = SO3.rightJacobian(w * dt)
-                let rNext = r * dR
-                // Discrete error transition of this sample.
-                var f = BlockMatrix(identity: 5)
-                f[0, 3] = -(rNext * jr) * dt
-                f[1, 0] = Matrix3.skew(ra * (0.5 * dt * dt)) * -1
-                f[1, 2] = Matrix3.identity * dt
-                f[1, 4] = r * (-0.5 * dt * dt)
-                f[2, 0] = Matrix3.skew(ra * dt) * -1
-                f[2, 4] = r * -dt
-                // Discrete noise: gyro/accel white noise and bias random walks.
-                var qk = BlockMatrix(zero: 5)
-                let gv = noise.discreteGyroVariance(dt: dt) * dt * dt
-                let av = noise.discreteAccelVariance(dt: dt) * dt * dt
-                qk[0, 0] = Matrix3.identity * gv
-                qk[2, 2] = Matrix3.identity * av
-                qk[1, 1] = Matrix3.identity * (av * 0.25 * dt * dt)
-                qk[1, 2] = Matrix3.identity * (av * 0.5 * dt)
-                qk[2, 1] = Matrix3.identity * (av * 0.5 * dt)
-                qk[3, 3] = Matrix3.identity * noise.gyroBiasStepVariance(dt: dt)
-                qk[4, 4] = Matrix3.identity * noise.accelBiasStepVariance(dt: dt)
-                if isGap {
-                    // Unknown acceleration (σ gapAccelSigma) and rotation rate (σ gapGyroSigma) over the gap.
-                    qk[0, 0] = qk[0, 0] + Matrix3.identity * (gapGyroSigma * gapGyroSigma * dt * dt)
-                    qk[2, 2] = qk[2, 2] + Matrix3.identity * (gapAccelSigma * gapAccelSigma * dt * dt)
-                    qk[1, 1] = qk[1, 1] + Matrix3.identity * (gapAccelSigma * gapAccelSigma * 0.25 * dt * dt * dt * dt)
-                }
-                phi = f * phi
-                q = f * q * f.transpose + qk
-                // Mean.
-                let acc = ra + gravity
-                p += v * dt + acc * (0.5 * dt * dt)
-                v += acc * dt
-                r = SO3.orthonormalize(rNext)
+        // Stretches between readings, each with the mean of the linearly interpolated signal.
+        for segment in IMUSegment.split(samples, from: t0, to: t, maxGap: maxGap) {
+            let dt = segment.duration
+            var gyro = segment.gyro, accel = segment.accel
+            // An IMU gap: hold the mean of the last samples (less vibration than one sample) and
+            // inflate the noise, since the motion during the gap is unknown.
+            let isGap = segment.isGap
+            if isGap {
+                let k = segment.sampleIndex
+                let lo = max(samples.startIndex, k - 9)
+                var g = Vector3.zero, acc = Vector3.zero
+                for i in lo...k { g += samples[i].gyro; acc += samples[i].accel }
+                gyro = g / Double(k - lo + 1)
+                accel = acc / Double(k - lo + 1)
             }
-            tau = next
-            if index < samples.endIndex, samples[index].timestamp <= tau {
-                current = samples[index]
-                index += 1
+            let w = gyro - bg, a = accel - ba
+            let dR = SO3.exp(w * dt)
+            let ra = r * a
+            let jr = SO3.rightJacobian(w * dt)
+            let rNext = r * dR
+            // Discrete error transition of this sample.
+            var f = BlockMatrix(identity: 5)
+            f[0, 3] = -(rNext * jr) * dt
+            f[1, 0] = Matrix3.skew(ra * (0.5 * dt * dt)) * -1
+            f[1, 2] = Matrix3.identity * dt
+            f[1, 4] = r * (-0.5 * dt * dt)
+            f[2, 0] = Matrix3.skew(ra * dt) * -1
+            f[2, 4] = r * -dt
+            // Discrete noise: gyro/accel white noise and bias random walks.
+            var qk = BlockMatrix(zero: 5)
+            let gv = noise.discreteGyroVariance(dt: dt) * dt * dt
+            let av = noise.discreteAccelVariance(dt: dt) * dt * dt
+            qk[0, 0] = Matrix3.identity * gv
+            qk[2, 2] = Matrix3.identity * av
+            qk[1, 1] = Matrix3.identity * (av * 0.25 * dt * dt)
+            qk[1, 2] = Matrix3.identity * (av * 0.5 * dt)
+            qk[2, 1] = Matrix3.identity * (av * 0.5 * dt)
+            qk[3, 3] = Matrix3.identity * noise.gyroBiasStepVariance(dt: dt)
+            qk[4, 4] = Matrix3.identity * noise.accelBiasStepVariance(dt: dt)
+            if isGap {
+                // Unknown acceleration (σ gapAccelSigma) and rotation rate (σ gapGyroSigma) over the gap.
+                qk[0, 0] = qk[0, 0] + Matrix3.identity * (gapGyroSigma * gapGyroSigma * dt * dt)
+                qk[2, 2] = qk[2, 2] + Matrix3.identity * (gapAccelSigma * gapAccelSigma * dt * dt)
+                qk[1, 1] = qk[1, 1] + Matrix3.identity * (gapAccelSigma * gapAccelSigma * 0.25 * dt * dt * dt * dt)
             }
+            phi = f * phi
+            q = f * q * f.transpose + qk
+            // Mean.
+            let acc = ra + gravity
+            p += v * dt + acc * (0.5 * dt * dt)
+            v += acc * dt
+            r = SO3.orthonormalize(rNext)
         }
         let dtTotal = t - t0
         // FEJ θ-columns (see type comment). Blocks: 0 θ, 1 p, 2 v, 3 b_g, 4 b_a.

@@ -11,8 +11,9 @@ import ParallaxMath
 ///   used for the first-order bias correction of eq. (44).
 ///
 /// Measurements are in the body (IMU) frame `B`; the world is z-up with gravity (0, 0, -9.81)
-/// (`conventions.md`). Samples are integrated with the value at the start of each interval
-/// (zero-order hold), matching how the simulator and EuRoC's 200 Hz data are sampled.
+/// (`conventions.md`). Each `integrate` call takes one interval's mean rate and acceleration;
+/// callers get them from ``IMUSegment/split(_:from:to:maxGap:)``, which treats the signal as
+/// linear between readings (a held reading would lag the signal by half a sample period).
 public struct Preintegration: Sendable {
     /// Gyroscope bias the deltas were integrated with (rad/s).
     public let biasGyro: Vector3
@@ -54,11 +55,11 @@ public struct Preintegration: Sendable {
     /// Covariance element (row, column) of [δφ, δv, δp], 0-based, 9×9.
     public func covariance(_ row: Int, _ column: Int) -> Double { covarianceBlocks.element(row, column) }
 
-    /// Integrates one IMU sample held for `dt` seconds.
+    /// Integrates one interval of `dt` seconds with constant rate and acceleration.
     /// - Parameters:
-    ///   - gyro: measured angular velocity ω̃ (rad/s, body frame).
-    ///   - accel: measured specific force ã (m/s², body frame).
-    ///   - dt: the sample period; non-positive or non-finite periods are ignored.
+    ///   - gyro: measured angular velocity ω̃ over the interval (rad/s, body frame), ideally its mean.
+    ///   - accel: measured specific force ã over the interval (m/s², body frame), ideally its mean.
+    ///   - dt: the interval; non-positive or non-finite intervals are ignored.
     public mutating func integrate(gyro: Vector3, accel: Vector3, dt: Double) {
         guard dt > 0, dt.isFinite, gyro.isFinite, accel.isFinite else { return }
         let w = gyro - biasGyro

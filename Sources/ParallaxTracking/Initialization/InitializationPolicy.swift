@@ -112,12 +112,8 @@ extension EstimatorCore {
         guard let a = initVelocities.first(where: { t - $0.time >= 0.3 }) else { return nil }
         var pre = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: noise)
         let samples = imuSlice(from: a.time)
-        for (k, s) in samples.enumerated() {
-            let start = max(s.timestamp, a.time)
-            let next = k + 1 < samples.count ? samples[samples.startIndex + k + 1].timestamp : t
-            let end = min(next, t)
-            if end > start { pre.integrate(gyro: s.gyro, accel: s.accel, dt: end - start) }
-            if next >= t { break }
+        for segment in IMUSegment.split(samples, from: a.time, to: t, maxGap: 0.05) {
+            pre.integrate(gyro: segment.gyro, accel: segment.accel, dt: segment.duration)
         }
         guard pre.deltaTime > 0.25 else { return nil }
         let ga = (pre.deltaRotation * vb - a.velocity - pre.deltaVelocity) / pre.deltaTime

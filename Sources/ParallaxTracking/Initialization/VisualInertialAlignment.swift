@@ -60,21 +60,14 @@ struct VisualInertialAlignment {
         // Preintegrated deltas from the first frame to each frame (zero biases).
         var deltas: [(r: Matrix3, v: Vector3, p: Vector3, t: Double)] = []
         var pre = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: noise)
-        guard var k = samples.lastIndex(where: { $0.timestamp <= t0 }) else { return nil }
+        guard samples.contains(where: { $0.timestamp <= t0 }) else { return nil }
         var current = t0
         for frame in frames {
-            while current < frame.time, k < samples.endIndex {
-                let s = samples[k]
-                let next = k + 1 < samples.endIndex ? samples[k + 1].timestamp : Double.infinity
-                guard next - s.timestamp < 0.05 || next == .infinity else { return nil }   // IMU gap
-                let end = min(next, frame.time)
-                if end > current {
-                    pre.integrate(gyro: s.gyro, accel: s.accel, dt: end - current)
-                    current = end
-                }
-                if next <= frame.time { k += 1 } else { break }
+            for segment in IMUSegment.split(samples, from: current, to: frame.time, maxGap: 0.05) {
+                guard !segment.isGap else { return nil }   // IMU gap
+                pre.integrate(gyro: segment.gyro, accel: segment.accel, dt: segment.duration)
             }
-            guard current >= frame.time - 1e-9 else { return nil }
+            current = max(current, frame.time)
             deltas.append((pre.deltaRotation, pre.deltaVelocity, pre.deltaPosition, frame.time - t0))
         }
 
