@@ -17,6 +17,8 @@ public struct DatasetRunner {
         public var initializationTime: Double?
         /// Time from the first frame to the first `normal` frame (s).
         public var timeToNormal: Double?
+        /// Per-frame milliseconds spent reading and decoding image files (not tracking cost).
+        public var decodeMs: [Double] = []
         /// Per-frame front-end milliseconds.
         public var frontEndMs: [Double] = []
         /// Per-frame back-end milliseconds.
@@ -88,6 +90,7 @@ public struct DatasetRunner {
                     summary.framesAfterInit += 1
                     summary.trajectory.poses.append(TrajectoryPose(time: r.timestamp, timeNs: r.timestampNs, T_world_body: T))
                 }
+                summary.decodeMs.append(r.timings.decode)
                 summary.frontEndMs.append(r.timings.frontEnd)
                 summary.backEndMs.append(r.timings.backEnd)
                 try onFrame(r, summary.frames)

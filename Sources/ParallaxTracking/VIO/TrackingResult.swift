@@ -15,13 +15,21 @@ public struct TrackedFeaturePoint: Sendable, Equatable {
 }
 
 /// CPU milliseconds (thread time) spent on one frame.
+///
+/// Decoding the dataset's PNG files is counted apart: a camera delivers raw pixels, so the
+/// tracking cost is `frontEnd + backEnd`.
 public struct TrackingTimings: Sendable, Equatable {
-    /// Image decoding and the visual front-end (pyramids, KLT, RANSAC, detection, stereo).
+    /// Reading and decoding the frame's image files (zero for images handed over decoded).
+    public var decode: Double = 0
+    /// The visual front-end: pyramids, KLT, RANSAC, detection, stereo matching.
     public var frontEnd: Double = 0
     /// Filter: propagation, cloning, triangulation, update, marginalisation.
     public var backEnd: Double = 0
+    /// Tracking cost of the frame, decoding excluded.
+    public var tracking: Double { frontEnd + backEnd }
     /// Creates timings.
-    public init(frontEnd: Double = 0, backEnd: Double = 0) {
+    public init(decode: Double = 0, frontEnd: Double = 0, backEnd: Double = 0) {
+        self.decode = decode
         self.frontEnd = frontEnd
         self.backEnd = backEnd
     }

@@ -72,7 +72,7 @@ public final class VisualInertialOdometry {
         let right = core.isStereo ? try frame.loadGray8(1) : nil
         let decode = threadCPUMilliseconds() - start
         var result = try process(timestamp: frame.timestamp, timestampNs: frame.timestampNs, image0: left, image1: right)
-        result.timings.frontEnd += decode
+        result.timings.decode = decode
         return result
     }
 
