@@ -13,7 +13,7 @@ struct Parallax: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InfoCommand.self, ReplayCommand.self, HitTestCommand.self, EvaluateCommand.self,
-            EvaluatePlanesCommand.self, EvaluateLightCommand.self, RenderCommand.self, ViewCommand.self,
+            EvaluatePlanesCommand.self, EvaluateLightCommand.self, EvaluateFrontEndCommand.self, RenderCommand.self, ViewCommand.self,
             SimulateCommand.self, BenchCommand.self,
         ])
 }

@@ -28,6 +28,21 @@ struct CLITests {
         #expect((result.stderr + result.stdout).contains("/nonexistent/parallax-dataset"))
     }
 
+    @Test("evaluate-frontend reports reprojection errors on the snippet and rejects a bad window")
+    func evaluateFrontEnd() throws {
+        guard let shared = CommandRunner.sharedFolder else {
+            print("skipped: ../shared not found beside the repository"); return
+        }
+        let dataset = shared.appendingPathComponent("datasets/euroc-v101-micro").path
+        let result = try CommandRunner.run(["evaluate-frontend", dataset, "--stereo", "--to", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("mode stereo, window 11 frames"))
+        #expect(result.stdout.contains("windows "))
+        let bad = try CommandRunner.run(["evaluate-frontend", dataset, "--window", "1"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--window"), "\(bad.stderr)")
+    }
+
     @Test("evaluate prints ATE as JSON for the evo fixture pair")
     func evaluateJSON() throws {
         let fixtures = "Tests/ParallaxDatasetsTests/Fixtures/evo/"

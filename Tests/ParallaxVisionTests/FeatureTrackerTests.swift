@@ -58,3 +58,20 @@ import Testing
         #expect(abs(r.x - (f.pixel.x - 16.5)) < 0.05 && abs(r.y - f.pixel.y) < 0.05)
     }
 }
+
+@Test func stereoDepthFromAMatchAndRejectionOfPointsBehind() {
+    let cam = PinholeRadTanCamera(width: 320, height: 240, fx: 300, fy: 300, cx: 160, cy: 120)
+    // A slightly rotated, 11 cm baseline pair, as EuRoC's.
+    let T_r_l = RigidTransform(rotation: Quaternion(axis: Vector3(0, 1, 0), angle: 0.01),
+                               translation: Vector3(-0.11, 0.001, 0.002))
+    let matcher = StereoMatcher(left: cam, right: cam, T_right_left: T_r_l)
+    for point in [Vector3(0.3, -0.2, 2), Vector3(-1, 0.5, 7.5), Vector3(0.05, 0.1, 0.4)] {
+        let q = T_r_l * point
+        let z = matcher.depth(leftNormalized: Vector2(point.x / point.z, point.y / point.z),
+                              rightNormalized: Vector2(q.x / q.z, q.y / q.z))
+        #expect(abs((z ?? 0) - point.z) < 1e-9 * point.z, "\(String(describing: z)) for \(point)")
+    }
+    // A right point on the wrong side (negative disparity) implies a point behind the cameras.
+    let behind = matcher.depth(leftNormalized: Vector2(0, 0), rightNormalized: Vector2(0.06, 0))
+    #expect((behind ?? -1) < 0)
+}

@@ -1,0 +1,183 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxMath
+import ParallaxVision
+
+/// How well the front-end's tracks agree with the true camera motion.
+///
+/// Runs the feature tracker over a dataset with ground truth, cuts every track into windows of
+/// at most `windowFrames` observations (as the estimator consumes them), triangulates each window
+/// with the **true** poses and reports the reprojection errors. With exact poses the residuals
+/// measure the front-end alone: KLT drift, wrong stereo matches, and any mismatch between the
+/// calibration and the images (a wrong focal length or distortion shows up as residuals that grow
+/// with the motion inside a window). Points are triangulated from cam0 alone; in stereo mode the
+/// cam1 residuals against those points are the stereo matching error.
+public struct FrontEndEvaluation: Sendable {
+    /// Summary statistics of the reprojection errors, in pixels.
+    public struct Report: Sendable {
+        /// Windows triangulated (tracks or track pieces).
+        public var windows = 0
+        /// Windows that did not triangulate (too little parallax, behind a camera).
+        public var untriangulated = 0
+        /// Left-camera residuals (pixels), one per observation.
+        public var leftErrors: [Double] = []
+        /// Right-camera residuals (pixels), one per stereo observation, against the point
+        /// triangulated from the left track: the stereo matching error. Only windows over which
+        /// cam0 moved at least twice the stereo baseline count (a shorter left track fixes the
+        /// depth worse than the stereo pair does).
+        public var rightErrors: [Double] = []
+        /// Mean signed left residual (pixels, x and y): non-zero when the calibration is biased.
+        public var meanSigned = Vector2.zero
+
+        /// RMS of `values`.
+        public static func rms(_ values: [Double]) -> Double {
+            values.isEmpty ? 0 : (values.reduce(0) { $0 + $1 * $1 } / Double(values.count)).squareRoot()
+        }
+
+        /// One line per camera: count, RMS, median, p95 and the share above 2 px.
+        public var description: String {
+            func line(_ name: String, _ e: [Double]) -> String {
+                guard !e.isEmpty else { return "\(name): no observations" }
+                let over = Double(e.filter { $0 > 2 }.count) / Double(e.count) * 100
+                return String(format: "%@: %d observations, rms %.3f px, median %.3f, p95 %.3f, > 2 px %.2f %%",
+                              name, e.count, Report.rms(e), DatasetRunner.Summary.quantile(e, 0.5),
+                              DatasetRunner.Summary.quantile(e, 0.95), over)
+            }
+            var s = String(format: "windows %d (untriangulated %d), mean signed left residual (%.3f, %.3f) px\n",
+                           windows, untriangulated, meanSigned.x, meanSigned.y)
+            s += line("left", leftErrors)
+            if !rightErrors.isEmpty { s += "\n" + line("right", rightErrors) }
+            return s
+        }
+    }
+
+    /// Errors of this evaluation.
+    public enum EvaluationError: Error, CustomStringConvertible {
+        /// The dataset has no `state_groundtruth_estimate0`.
+        case noGroundTruth(String)
+
+        public var description: String {
+            switch self {
+            case .noGroundTruth(let path):
+                return "\(path) has no ground truth (mav0/state_groundtruth_estimate0/data.csv): the front-end evaluation needs true poses"
+            }
+        }
+    }
+
+    /// The dataset.
+    public let dataset: EuRoCDataset
+    /// Front-end settings and mono/stereo mode.
+    public let configuration: TrackerConfiguration
+    /// Longest piece of a track triangulated at once (the estimator's window).
+    public var windowFrames = 11
+
+    /// Creates an evaluation.
+    public init(dataset: EuRoCDataset, configuration: TrackerConfiguration) {
+        self.dataset = dataset
+        self.configuration = configuration
+    }
+
+    /// Runs the tracker over `[from, to]` seconds from the start and gathers the residuals.
+    public func run(from: Double? = nil, to: Double? = nil) throws -> Report {
+        let truth = try dataset.groundTruth()
+        guard truth.count >= 2 else { throw EvaluationError.noGroundTruth(dataset.mav0.deletingLastPathComponent().path) }
+        let cam0 = try CameraModels.make(dataset.cameras[0])
+        let stereo = configuration.mode == .stereo && dataset.isStereo
+        let T_b_c0 = dataset.cameras[0].T_body_camera
+        var rig = CameraRig(R_body_cam0: T_b_c0.rotationMatrix, p_body_cam0: T_b_c0.translation,
+                            R_c1_c0: .identity, t_c1_c0: .zero, hasRight: false)
+        var tracker: FeatureTracker
+        if stereo {
+            let cam1 = try CameraModels.make(dataset.cameras[1])
+            let T_c1_c0 = dataset.cameras[1].T_body_camera.inverse * T_b_c0
+            rig.R_c1_c0 = T_c1_c0.rotationMatrix
+            rig.t_c1_c0 = T_c1_c0.translation
+            rig.hasRight = true
+            tracker = FeatureTracker(camera: cam0, rightCamera: cam1, T_right_left: T_c1_c0, configuration: configuration.frontEnd)
+        } else {
+            tracker = FeatureTracker(camera: cam0, configuration: configuration.frontEnd)
+        }
+        let focal = 0.5 * (cam0.fx + cam0.fy)
+        let baseline = rig.t_c1_c0.norm
+
+        var report = Report()
+        var signedSum = Vector2.zero
+        var poses: [Int: (Matrix3, Vector3)] = [:]
+        var tracks: [Int: [Observation]] = [:]
+        var truthIndex = 0
+        var frameNumber = 0
+        var previousRotation: Matrix3?
+
+        func flush(_ obs: [Observation]) {
+            let p = obs.compactMap { poses[$0.frame] }
+            guard p.count == obs.count, obs.count >= 2 else { return }
+            report.windows += 1
+            // Triangulate from the left track alone so that the right residuals measure the stereo
+            // matches on their own (a wrong match would otherwise pull the point and spread its error
+            // over every observation of the window).
+            let leftOnly = obs.map { Observation(frame: $0.frame, left: $0.left, right: nil) }
+            guard let x = Triangulation.triangulate(leftOnly, poses: p, rig: rig, iterations: 10, minParallax: 0.005,
+                                                    maxErrorNormalized: .infinity) else {
+                report.untriangulated += 1
+                return
+            }
+            // The right residual needs a left-only point at least as deep-accurate as the stereo
+            // pair itself: only windows whose cam0 centres span twice the stereo baseline count.
+            let centres = p.map { rig.cameraPose(0, bodyRotation: $0.0, bodyPosition: $0.1).1 }
+            let span = centres.dropFirst().reduce(0.0) { max($0, ($1 - centres[0]).norm) }
+            for (k, o) in obs.enumerated() {
+                let (r0, c0) = rig.cameraPose(0, bodyRotation: p[k].0, bodyPosition: p[k].1)
+                let q0 = r0.transpose * (x - c0)
+                let e0 = (Vector2(q0.x / q0.z, q0.y / q0.z) - o.left) * focal
+                report.leftErrors.append(e0.norm)
+                signedSum += e0
+                if let rn = o.right, span >= 2 * baseline {
+                    let (r1, c1) = rig.cameraPose(1, bodyRotation: p[k].0, bodyPosition: p[k].1)
+                    let q1 = r1.transpose * (x - c1)
+                    report.rightErrors.append(((Vector2(q1.x / q1.z, q1.y / q1.z) - rn) * focal).norm)
+                }
+            }
+        }
+
+        let iterator = try dataset.replay(from: from, to: to, includeGroundTruth: false).makeIterator()
+        while let event = try iterator.next() {
+            guard case .frame(let f) = event else { continue }
+            // True body pose at the frame time (linear / spherical interpolation of the truth).
+            while truthIndex + 1 < truth.count, truth[truthIndex + 1].timestampNs <= f.timestampNs { truthIndex += 1 }
+            guard truthIndex + 1 < truth.count, truth[truthIndex].timestampNs <= f.timestampNs else { continue }
+            let a = truth[truthIndex], b = truth[truthIndex + 1]
+            let s = Double(f.timestampNs - a.timestampNs) / Double(max(1, b.timestampNs - a.timestampNs))
+            let rotation = a.orientation.slerp(to: b.orientation, t: s).rotationMatrix
+            let position = a.position + (b.position - a.position) * s
+
+            guard let left = try f.loadGray8(0),
+                  let plane = FloatPlane(width: left.width, height: left.height, gray8: left.pixels) else { continue }
+            let right = stereo ? try f.loadGray8(1) : nil
+            let rightPlane = right.flatMap { FloatPlane(width: $0.width, height: $0.height, gray8: $0.pixels) }
+            // The true camera rotation since the previous frame seeds KLT, as the gyro would.
+            let R_wc = rotation * rig.R_body_cam0
+            let predicted = previousRotation.map { R_wc.transpose * $0 }
+            previousRotation = R_wc
+            let frame = tracker.process(image: plane, timestamp: f.timestamp, rightImage: rightPlane, predictedRotation: predicted)
+
+            poses[frameNumber] = (rotation, position)
+            let current = Set(frame.features.map(\.id))
+            for id in tracks.keys.sorted() where !current.contains(id) {
+                if let obs = tracks.removeValue(forKey: id) { flush(obs) }
+            }
+            for feature in frame.features {
+                tracks[feature.id, default: []].append(Observation(frame: frameNumber, left: feature.normalized,
+                                                                   right: stereo ? feature.rightNormalized : nil))
+                if let obs = tracks[feature.id], obs.count >= windowFrames {
+                    flush(obs)
+                    tracks[feature.id] = []
+                }
+            }
+            poses[frameNumber - windowFrames - 1] = nil
+            frameNumber += 1
+        }
+        for id in tracks.keys.sorted() { if let obs = tracks[id] { flush(obs) } }
+        if !report.leftErrors.isEmpty { report.meanSigned = signedSum / Double(report.leftErrors.count) }
+        return report
+    }
+}
