@@ -113,8 +113,9 @@ func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] 
     }
     let epiSorted = epi.sorted()
     print("EuRoC: stereo matched \(matched)/\(total); epipolar median \(epiSorted[epiSorted.count / 2]) px")
-    // Measured ~70 %: the rest are border features outside cam1's view, occlusions and
-    // matches rejected by the forward–backward test (about 1 in 6 of those are wrong).
+    // Measured 64 % (70 % before the matcher's multi-start agreement check): the rest are border
+    // features outside cam1's view, occlusions, matches rejected by the forward–backward test and
+    // first matches whose starts from other depths converge elsewhere.
     #expect(Double(matched) >= 0.6 * Double(total))
     #expect(epi.allSatisfy { $0 <= 1.0 })
 }
