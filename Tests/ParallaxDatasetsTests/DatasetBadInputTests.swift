@@ -8,12 +8,14 @@ import Testing
 struct DatasetBadInputTests {
     private func imuError(_ rows: [String], _ name: String = #function) throws -> DatasetError? {
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(name), imu: rows)
+        defer { try? FileManager.default.removeItem(at: root) }
         let d = try EuRoCDataset(url: root)
         do { _ = try d.imuSamples(); return nil } catch let e as DatasetError { return e }
     }
 
     @Test func missingMav0Folder() throws {
         let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect { try EuRoCDataset(url: root) } throws: {
             ($0 as? DatasetError)?.kind == .layout && "\($0)".contains("no 'mav0' folder")
         }
@@ -21,6 +23,7 @@ struct DatasetBadInputTests {
 
     @Test func missingIMUFolder() throws {
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder())
+        defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.removeItem(at: root.appendingPathComponent("mav0/imu0/data.csv"))
         #expect { try EuRoCDataset(url: root) } throws: { "\($0)" == "mav0/imu0/data.csv: file is missing" }
     }
@@ -28,6 +31,7 @@ struct DatasetBadInputTests {
     @Test func badCalibrationNamesFile() throws {
         let yaml = Fixtures.cameraYAML.replacingOccurrences(of: "resolution: [64, 48]", with: "resolution: [64]")
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(), cameraYAML: yaml)
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect { try EuRoCDataset(url: root) } throws: {
             "\($0)" == "mav0/cam0/sensor.yaml: field 'resolution' must have 2 numbers, found 1"
         }
@@ -87,6 +91,7 @@ struct DatasetBadInputTests {
         rows[4] = rows[3]
         rows[6] = "1030000000,0.01,x,0.03,9.81,0.1,-0.2"
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(), imu: rows)
+        defer { try? FileManager.default.removeItem(at: root) }
         let stream = try EuRoCDataset(url: root, policy: .lenient).imuStream()
         var n = 0
         while try stream.next() != nil { n += 1 }
@@ -97,6 +102,7 @@ struct DatasetBadInputTests {
 
     @Test func missingImageFile() throws {
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder())
+        defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.removeItem(at: root.appendingPathComponent("mav0/cam0/data/1050000000.png"))
         #expect { try EuRoCDataset(url: root).cameraFrames(0) } throws: {
             "\($0)" == "mav0/cam0/data.csv:3: image file 'mav0/cam0/data/1050000000.png' does not exist"
@@ -108,6 +114,7 @@ struct DatasetBadInputTests {
         // A real 752×480 PNG where sensor.yaml promises 64×48.
         let bytes = try Data(contentsOf: real.appendingPathComponent("mav0/cam0/data/1403715273262142976.png"))
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(), imageBytes: bytes)
+        defer { try? FileManager.default.removeItem(at: root) }
         let d = try EuRoCDataset(url: root)
         let frame = try #require(try d.cameraFrames(0).first)
         let expected = "mav0/cam0/data/1000000000.png: image is 752x480 but mav0/cam0/sensor.yaml resolution is 64x48"
@@ -117,6 +124,7 @@ struct DatasetBadInputTests {
 
     @Test func undecodableImage() throws {
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(), imageBytes: Data("not a png".utf8))
+        defer { try? FileManager.default.removeItem(at: root) }
         let d = try EuRoCDataset(url: root)
         #expect { try d.validate() } throws: { ($0 as? DatasetError)?.kind == .badImage }
     }
@@ -125,6 +133,7 @@ struct DatasetBadInputTests {
         let good = "1000000000,1,2,3,1,0,0,0,0,0,0,0,0,0,0,0,0"
         let badNorm = "1050000000,1,2,3,2,0,0,0,0,0,0,0,0,0,0,0,0"
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(), groundTruth: [good, badNorm, "1100000000,1,2"])
+        defer { try? FileManager.default.removeItem(at: root) }
         #expect { try EuRoCDataset(url: root).groundTruth() } throws: {
             "\($0)" == "mav0/state_groundtruth_estimate0/data.csv:3: quaternion q_RS has norm 2.0, expected 1"
         }
@@ -135,6 +144,7 @@ struct DatasetBadInputTests {
         let cams = Fixtures.cameraRows(2).map { $0.replacingOccurrences(of: ",", with: ", ") }
         let yaml = Fixtures.cameraYAML.replacingOccurrences(of: "radial-tangential", with: "equidistant")
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(), cam0: cams, imu: rows, cameraYAML: yaml)
+        defer { try? FileManager.default.removeItem(at: root) }
         let d = try EuRoCDataset(url: root)
         #expect(try d.imuSamples().count == 3)
         #expect(try d.cameraFrames(0).map(\.filename) == ["1000000000.png", "1050000000.png"])

@@ -10,6 +10,7 @@ struct DatasetRoundTripTests {
         guard let root = Fixtures.realSnippet() else { return }
         let original = try EuRoCDataset(url: root)
         let out = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
         try EuRoCWriter.copy(original, to: out)
         let copy = try EuRoCDataset(url: out)
 
@@ -39,7 +40,9 @@ struct DatasetRoundTripTests {
     @Test func writerRejectsOutOfOrderRowsAndWrongImageSize() throws {
         let cam = try CameraCalibration(yamlText: Fixtures.cameraYAML, name: "cam0", file: "f.yaml")
         let imu = try IMUCalibration(yamlText: Fixtures.imuYAML, name: "imu0", file: "i.yaml")
-        let w = try EuRoCWriter(url: Fixtures.temporaryFolder(), cameras: [cam], imu: imu)
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let w = try EuRoCWriter(url: folder, cameras: [cam], imu: imu)
         let s = IMUSample(timestampNs: 10, angularVelocity: .zero, acceleration: Vector3(0, 0, 9.81))
         try w.append(s)
         #expect { try w.append(s) } throws: { "\($0)".contains("timestamp 10 does not come after the previous row's 10") }
@@ -58,6 +61,7 @@ struct DatasetRoundTripTests {
         let cam = try CameraCalibration(yamlText: Fixtures.cameraYAML, name: "cam0", file: "f.yaml")
         let imu = try IMUCalibration(yamlText: Fixtures.imuYAML, name: "imu0", file: "i.yaml")
         let root = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
         let w = try EuRoCWriter(url: root, cameras: [cam], imu: imu, positionSensor: "leica0")
         var samples: [IMUSample] = []
         var x = 0.1

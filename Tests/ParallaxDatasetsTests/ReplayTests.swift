@@ -46,6 +46,7 @@ struct ReplayTests {
         cam1.remove(at: 2)
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(), cam0: Fixtures.cameraRows(4), cam1: cam1,
                                              imu: Fixtures.imuRows(40))
+        defer { try? FileManager.default.removeItem(at: root) }
         let d = try EuRoCDataset(url: root)
         let it = try d.replay().makeIterator()
         var events: [FrameEvent] = []
@@ -63,6 +64,7 @@ struct ReplayTests {
     @Test func imagesAreNotTouchedUntilLoaded() throws {
         // The fixture's image files are empty: a replay that decoded them would fail.
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder())
+        defer { try? FileManager.default.removeItem(at: root) }
         var frames: [FrameEvent] = []
         try EuRoCDataset(url: root).replay().forEach { if case .frame(let f) = $0 { frames.append(f) } }
         #expect(frames.count == 3)
@@ -75,6 +77,7 @@ struct ReplayTests {
         var rows = Fixtures.imuRows(20)
         rows[10] = rows[9]
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(), imu: rows)
+        defer { try? FileManager.default.removeItem(at: root) }
         var seen = 0
         #expect {
             try EuRoCDataset(url: root).replay().forEach { _ in seen += 1 }

@@ -4,13 +4,15 @@ import Testing
 @testable import ParallaxImaging
 
 /// Broken inputs must throw an ``ImageError`` naming the file, never crash.
-@Suite struct PNGErrorTests {
+@Suite final class PNGErrorTests {
     let dir: URL
 
     init() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-pngerr-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
 
     func validPNG() throws -> [UInt8] {
         let image = GrayImage(width: 64, height: 48) { x, y in UInt8((x * 7 + y * 13) & 0xFF) }
