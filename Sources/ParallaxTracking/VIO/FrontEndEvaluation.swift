@@ -26,6 +26,11 @@ public struct FrontEndEvaluation: Sendable {
         /// cam0 moved at least twice the stereo baseline count (a shorter left track fixes the
         /// depth worse than the stereo pair does).
         public var rightErrors: [Double] = []
+        /// Left residuals grouped by the point's depth in the first camera of its window:
+        /// `depthBinEdges` give the upper edges (metres) of all bins but the last.
+        public var leftErrorsByDepth: [[Double]] = Array(repeating: [], count: Report.depthBinEdges.count + 1)
+        /// Upper depth edges (metres) of the depth bins.
+        public static let depthBinEdges: [Double] = [2, 5, 10]
         /// Mean signed left residual (pixels, x and y): non-zero when the calibration is biased.
         public var meanSigned = Vector2.zero
 
@@ -46,6 +51,14 @@ public struct FrontEndEvaluation: Sendable {
             var s = String(format: "windows %d (untriangulated %d), mean signed left residual (%.3f, %.3f) px\n",
                            windows, untriangulated, meanSigned.x, meanSigned.y)
             s += line("left", leftErrors)
+            var lower = 0.0
+            for (k, bin) in leftErrorsByDepth.enumerated() where !bin.isEmpty {
+                let name = k < Report.depthBinEdges.count
+                    ? String(format: "  depth %.0f–%.0f m", lower, Report.depthBinEdges[k])
+                    : String(format: "  depth > %.0f m", Report.depthBinEdges[Report.depthBinEdges.count - 1])
+                if k < Report.depthBinEdges.count { lower = Report.depthBinEdges[k] }
+                s += "\n" + line(name, bin)
+            }
             if !rightErrors.isEmpty { s += "\n" + line("right", rightErrors) }
             return s
         }
@@ -125,11 +138,15 @@ public struct FrontEndEvaluation: Sendable {
             // pair itself: only windows whose cam0 centres span twice the stereo baseline count.
             let centres = p.map { rig.cameraPose(0, bodyRotation: $0.0, bodyPosition: $0.1).1 }
             let span = centres.dropFirst().reduce(0.0) { max($0, ($1 - centres[0]).norm) }
+            let (rFirst, cFirst) = rig.cameraPose(0, bodyRotation: p[0].0, bodyPosition: p[0].1)
+            let depth = (rFirst.transpose * (x - cFirst)).z
+            let bin = Report.depthBinEdges.firstIndex { depth < $0 } ?? Report.depthBinEdges.count
             for (k, o) in obs.enumerated() {
                 let (r0, c0) = rig.cameraPose(0, bodyRotation: p[k].0, bodyPosition: p[k].1)
                 let q0 = r0.transpose * (x - c0)
                 let e0 = (Vector2(q0.x / q0.z, q0.y / q0.z) - o.left) * focal
                 report.leftErrors.append(e0.norm)
+                report.leftErrorsByDepth[bin].append(e0.norm)
                 signedSum += e0
                 if let rn = o.right, span >= 2 * baseline {
                     let (r1, c1) = rig.cameraPose(1, bodyRotation: p[k].0, bodyPosition: p[k].1)
