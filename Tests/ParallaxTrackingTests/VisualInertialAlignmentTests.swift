@@ -31,11 +31,18 @@ struct VisualInertialAlignmentTests {
     static let rig = CameraRig(R_body_cam0: SO3.exp(Vector3(-.pi / 2, 0, 0)), p_body_cam0: Vector3(0.02, -0.06, 0.01),
                                R_c1_c0: .identity, t_c1_c0: Vector3(-0.11, 0, 0), hasRight: true)
 
-    /// Frames at 20 Hz over `duration` s and 1 kHz IMU samples (midpoint values, so the zero-order
-    /// hold of the integrator is second-order accurate).
-    static func data(motion: Motion, duration: Double, stereo: Bool)
+    /// Frames at 20 Hz over `duration` s and 1 kHz IMU samples (instantaneous values at their
+    /// timestamps, as the integrator expects). `bearingNoise` adds Gaussian noise to the normalised
+    /// image coordinates.
+    static func data(motion: Motion, duration: Double, stereo: Bool, bearingNoise: Double = 0)
         -> ([VisualInertialAlignment.Frame], [IMUMeasurement]) {
         var rng = SplitMix64(seed: 7)
+        var noise = SplitMix64(seed: 11)
+        func gaussian() -> Double {
+            // Box–Muller from two uniform draws in (0, 1].
+            let u1 = Double(noise.next() % 1_000_000 + 1) / 1_000_000, u2 = Double(noise.next() % 1_000_000) / 1_000_000
+            return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+        }
         // Points 2–6 m in front of the camera at mid-sequence.
         let tm = duration / 2
         let (rcm, pcm) = rig.cameraPose(0, bodyRotation: motion.rotation(tm), bodyPosition: motion.position(tm))
@@ -53,7 +60,8 @@ struct VisualInertialAlignmentTests {
                 func project(_ cam: Int) -> Vector2? {
                     let (r, c) = rig.cameraPose(cam, bodyRotation: motion.rotation(t), bodyPosition: motion.position(t))
                     let q = r.transpose * (x - c)
-                    return q.z > 0.1 ? Vector2(q.x / q.z, q.y / q.z) : nil
+                    guard q.z > 0.1 else { return nil }
+                    return Vector2(q.x / q.z + bearingNoise * gaussian(), q.y / q.z + bearingNoise * gaussian())
                 }
                 guard let left = project(0) else { continue }
                 observations.append((id, left, stereo ? project(1) : nil))
@@ -63,10 +71,10 @@ struct VisualInertialAlignmentTests {
         var samples: [IMUMeasurement] = []
         let dt = 0.001
         for k in -5...Int(duration / dt) + 5 {
-            let t = Double(k) * dt, mid = t + dt / 2
-            let r = motion.rotation(mid)
+            let t = Double(k) * dt
+            let r = motion.rotation(t)
             samples.append(IMUMeasurement(timestamp: t, gyro: motion.omega,
-                                          accel: r.transpose * (motion.acceleration(mid) - gravity)))
+                                          accel: r.transpose * (motion.acceleration(t) - gravity)))
         }
         return (frames, samples)
     }
@@ -88,6 +96,35 @@ struct VisualInertialAlignmentTests {
         #expect((solution.velocity - vTrue).norm < 0.01, "velocity error \((solution.velocity - vTrue).norm) m/s")
         #expect(abs(solution.gravity.norm - 9.81) < 1e-9)
         #expect(abs(solution.gravityRatio - 1) < 0.01)
+    }
+
+    @Test("mono: weak acceleration and 0.3 px bearing noise do not collapse the velocity")
+    func weakAcceleration() throws {
+        // A slow, nearly constant-velocity drift (≈ 0.1 m/s² of acceleration) like a drone
+        // cruising: minimising ray-to-point distances alone answers a tenth of the true speed here.
+        var motion = Motion()
+        motion.v0 = Vector3(0.3, 0.1, 0.05)
+        motion.a0 = Vector3(0.05, -0.03, 0.02)
+        motion.amplitude = Vector3(0.002, 0.001, 0.001)
+        motion.omega = Vector3(0.05, -0.1, 0.08)
+        let duration = 0.6
+        let (frames, samples) = Self.data(motion: motion, duration: duration, stereo: false, bearingNoise: 0.3 / 458)
+        var linear = VisualInertialAlignment(rig: Self.rig)
+        linear.refinesAngularError = false
+        let linearSolution = try #require(linear.solve(frames: frames, samples: samples[...], noise: .zero))
+        let solution = try #require(VisualInertialAlignment(rig: Self.rig)
+            .solve(frames: frames, samples: samples[...], noise: .zero))
+        let rN = motion.rotation(duration)
+        let vTrue = rN.transpose * motion.velocity(duration)
+        print("alignment, weak acceleration, linear only: speed \(linearSolution.velocity.norm) m/s")
+        let tilt = acos(min(1, solution.gravity.normalized.dot((rN.transpose * Self.gravity).normalized)))
+        print("alignment, weak acceleration: speed \(solution.velocity.norm) m/s (true \(vTrue.norm)), velocity error "
+              + "\((solution.velocity - vTrue).norm) m/s, tilt error \(tilt * 180 / .pi)°")
+        // The distance-minimising linear solve collapses the speed; the angular refinement gets
+        // within the noise-limited accuracy (measured 28 % here; the filter refines it after).
+        #expect(linearSolution.velocity.norm < 0.5 * vTrue.norm)
+        #expect((solution.velocity - vTrue).norm < 0.35 * vTrue.norm)
+        #expect(tilt < 0.5 * .pi / 180)
     }
 
     @Test("refuses a pure rotation (no parallax)")
