@@ -5,8 +5,8 @@ import Testing
 
 /// Accuracy floors on simulated 30 s datasets (EuRoC noise; V1_01 in `Scenes/room.json`, UDel Gore in
 /// `Scenes/hall.json`): ATE posyaw ≤ 5 cm stereo, ≤ 10 cm mono (cam0 of the same stereo dataset).
-/// The last two cases start the replay 8 s into V1_01, mid-flight, so the estimator must initialise
-/// from motion (visual–inertial alignment) rather than from rest.
+/// The last three cases start the replay 8 s and 20 s into V1_01, mid-flight, so the estimator must
+/// initialise from motion (visual–inertial alignment) rather than from rest.
 @Suite("VIO accuracy on simulated datasets", .serialized)
 struct SimulatedAccuracyTests {
     struct Case: Sendable, CustomStringConvertible {
@@ -24,9 +24,12 @@ struct SimulatedAccuracyTests {
         Case(trajectory: "udel_gore", mode: .mono, floor: 0.10),
         Case(trajectory: "euroc_V1_01_easy", mode: .stereo, floor: 0.05, from: 8),
         Case(trajectory: "euroc_V1_01_easy", mode: .mono, floor: 0.10, from: 8),
+        // Weak acceleration at the start: the mono alignment once collapsed the velocity here and
+        // the filter diverged (ATE 6.4 m).
+        Case(trajectory: "euroc_V1_01_easy", mode: .mono, floor: 0.10, from: 20),
     ]
 
-    @Test("ATE posyaw within the floor", arguments: 0..<6)
+    @Test("ATE posyaw within the floor", arguments: 0..<7)
     func accuracy(index: Int) throws {
         let c = Self.cases[index]
         let (dataset, name) = try TrackingFixtures.simulated(trajectory: c.trajectory)
