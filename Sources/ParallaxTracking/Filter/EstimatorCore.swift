@@ -27,6 +27,9 @@ struct EstimatorCore {
     /// Pose to keep after a divergence reset (position and heading continuity).
     var anchor: (rotation: Matrix3, position: Vector3)?
     var firstIMUTime: Double?
+    /// Time of the last divergence reset: a re-initialisation waits as long after it as the first
+    /// one waits after the start (the alignment needs the same span of frames).
+    var resetTime: Double?
     /// Pixel positions of the previous frame's features, for the stillness test.
     var previousPixels: [Int: Vector2] = [:]
     /// The previous frame's features (stereo velocity at initialisation from motion).
@@ -35,6 +38,8 @@ struct EstimatorCore {
     var stillSince: Double?
     /// Stereo body velocities of the frames before initialisation (gravity from motion).
     var initVelocities: [(time: Double, velocity: Vector3)] = []
+    /// Accepted and χ²-rejected track counts of the latest updates (consistency test).
+    var recentUpdates: [(used: Int, rejected: Int)] = []
     /// Features of the frames before initialisation (visual–inertial alignment from motion).
     var initFrames: [VisualInertialAlignment.Frame] = []
 
@@ -74,11 +79,13 @@ struct EstimatorCore {
         relocalizingFrames = 0
         anchor = nil
         firstIMUTime = nil
+        resetTime = nil
         previousPixels = [:]
         previousFeatures = []
         stillSince = nil
         initVelocities = []
         initFrames = []
+        recentUpdates = []
     }
 
     mutating func addIMU(_ m: IMUMeasurement) {
@@ -145,7 +152,12 @@ struct EstimatorCore {
             // A still camera (no image motion) gets a zero-velocity update instead of a clone, so the
             // window keeps frames with parallax (OpenVINS's ZUPT, Geneva et al. ICRA 2020).
             let still = frame.map { isStationary($0) } ?? false
-            if still { zeroVelocityUpdate(&s) }
+            if still {
+                // The images say "not moving": a filter sure of the opposite is inconsistent. A
+                // rejected zero-velocity update weighs like several rejected tracks.
+                let accepted = zeroVelocityUpdate(&s)
+                recordUpdate(used: accepted ? 1 : 0, rejected: accepted ? 0 : configuration.inconsistencyMinimumRejections / 6)
+            }
             if let frame, !still {
                 frameCounter += 1
                 s.addClone(frame: frameCounter)
@@ -153,7 +165,7 @@ struct EstimatorCore {
                 runUpdates(&s, current: frame)
             }
             framesSinceInit += 1
-            if isDiverged(s) {
+            if isDiverged(s) || isVisuallyInconsistent {
                 diverged = true
                 anchor = (s.clones.last?.rotation ?? s.rotation, s.clones.last?.position ?? s.position)
                 state = nil
@@ -161,6 +173,8 @@ struct EstimatorCore {
                 initFrames.removeAll()
                 relocalizingFrames = configuration.relocalizingFrames
                 framesSinceInit = 0
+                recentUpdates.removeAll()
+                resetTime = timestamp
             } else {
                 state = s
             }
@@ -238,7 +252,8 @@ struct EstimatorCore {
         if !selected.isEmpty {
             let sigma = configuration.pixelNoiseSigma / (0.5 * (camera0Model.fx + camera0Model.fy))
             let updater = MSCKFUpdater(rig: rig, sigma: sigma, chiSquaredProbability: configuration.chiSquaredProbability)
-            _ = updater.update(&s, tracks: selected)
+            let (outcome, _) = updater.update(&s, tracks: selected)
+            recordUpdate(used: outcome.used, rejected: outcome.rejected)
         }
         while s.clones.count > configuration.windowSize {
             let gone = s.clones[0].frame

@@ -10,6 +10,19 @@ extension EstimatorCore {
             || s.biasAccel.norm > 2.0
     }
 
+    /// The χ² gate has been rejecting most feature tracks (see
+    /// ``TrackerConfiguration/inconsistencyWindow``): the estimate no longer explains the images.
+    var isVisuallyInconsistent: Bool {
+        let used = recentUpdates.reduce(0) { $0 + $1.used }, rejected = recentUpdates.reduce(0) { $0 + $1.rejected }
+        return rejected >= configuration.inconsistencyMinimumRejections && rejected > 2 * used
+    }
+
+    /// Adds one frame's update outcome to the consistency window.
+    mutating func recordUpdate(used: Int, rejected: Int) {
+        recentUpdates.append((used, rejected))
+        if recentUpdates.count > configuration.inconsistencyWindow { recentUpdates.removeFirst() }
+    }
+
     /// Largest velocity standard deviation (m/s).
     func velocitySigma(_ s: FilterState) -> Double {
         let n = s.dimension

@@ -15,18 +15,20 @@ extension EstimatorCore {
 
     /// Zero-velocity update: the measurement v = 0 with σ = `configuration.zeroVelocitySigma`,
     /// χ²-gated so that a filter confident of real motion does not accept it.
-    func zeroVelocityUpdate(_ s: inout FilterState) {
+    /// - Returns: false when the gate rejected it (or the covariance was not positive definite).
+    @discardableResult
+    func zeroVelocityUpdate(_ s: inout FilterState) -> Bool {
         let n = s.dimension
         let r = configuration.zeroVelocitySigma * configuration.zeroVelocitySigma
         // S = P_vv + R I.
         var sm = [Double](repeating: 0, count: 9)
         for a in 0..<3 { for b in 0..<3 { sm[a * 3 + b] = s.covariance[(6 + a) * n + 6 + b] }; sm[a * 3 + a] += r }
         var l = sm
-        guard Dense.cholesky(&l, n: 3) else { return }
+        guard Dense.cholesky(&l, n: 3) else { return false }
         var y = [-s.velocity.x, -s.velocity.y, -s.velocity.z]
         var w = y
         Dense.forwardSubstitute(l, n: 3, &w)
-        guard w.reduce(0, { $0 + $1 * $1 }) <= ChiSquared.quantile(dof: 3) else { return }
+        guard w.reduce(0, { $0 + $1 * $1 }) <= ChiSquared.quantile(dof: 3) else { return false }
         Dense.backSubstitute(l, n: 3, &w)
         y = w   // S⁻¹ r
         // K = P[:, v] S⁻¹; dx = K r; P -= K P[v, :].
@@ -54,5 +56,6 @@ extension EstimatorCore {
         }
         s.symmetrize()
         s.inject(dx)
+        return true
     }
 }

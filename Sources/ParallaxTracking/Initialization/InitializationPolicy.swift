@@ -11,7 +11,8 @@ extension EstimatorCore {
     ///    frames make velocity, tilt and biases converge (reported `limited(initializing)` meanwhile).
     mutating func initialize(at t: Double, frame: FeatureFrame?, previousFrameTime: Double) {
         let upTo = imuBuffer.lastIndex { $0.timestamp <= t }
-        guard let upTo, let first = firstIMUTime else { return }
+        guard let upTo, let start = firstIMUTime else { return }
+        let first = max(start, resetTime ?? start)
         let samples = imuBuffer[...upTo]
         var nav: NavigationState
         var sigmas: [Double]
@@ -73,6 +74,7 @@ extension EstimatorCore {
         s.timestamp = min(nav.timestamp, t)
         state = s
         framesSinceInit = 0
+        recentUpdates.removeAll()
         tracks.removeAll()
         initFrames.removeAll()
     }

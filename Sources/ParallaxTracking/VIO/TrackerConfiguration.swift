@@ -51,6 +51,13 @@ public struct TrackerConfiguration: Sendable {
     public var excessiveAngularRate: Double = 4.0
     /// Position jump or speed (m/s) beyond which the filter is declared diverged and reset.
     public var divergenceSpeed: Double = 8.0
+    /// Visual consistency test: over the last `inconsistencyWindow` frames with updates, a filter
+    /// whose χ² gate rejected at least `inconsistencyMinimumRejections` feature tracks and more than
+    /// twice as many as it accepted has lost its linearisation point (healthy runs reject 0–2 %).
+    /// It is reset like a diverged one.
+    public var inconsistencyWindow: Int = 10
+    /// See ``inconsistencyWindow``.
+    public var inconsistencyMinimumRejections: Int = 20
     /// Number of frames to report `limited(relocalizing)` after a reset before `normal` may return.
     public var relocalizingFrames: Int = 10
 
