@@ -38,6 +38,9 @@ struct EstimatorCore {
     var stillSince: Double?
     /// Stereo body velocities of the frames before initialisation (gravity from motion).
     var initVelocities: [(time: Double, velocity: Vector3)] = []
+    /// Diagnostics only: rewrites each front-end frame before the back-end sees it (experiments
+    /// that replace measured tracks by ideal ones to separate front-end and estimator errors).
+    var frameFilter: ((FeatureFrame) -> FeatureFrame)?
     /// Accepted and χ²-rejected track counts of the latest updates (consistency test).
     var recentUpdates: [(used: Int, rejected: Int)] = []
     /// Features of the frames before initialisation (visual–inertial alignment from motion).
@@ -121,6 +124,7 @@ struct EstimatorCore {
             frame = tracker.process(image: plane, timestamp: timestamp, rightImage: isStereo ? rightPlane : nil,
                                     predictedRotation: predicted)
         }
+        if let frameFilter, let f = frame { frame = frameFilter(f) }
         let t1 = threadCPUMilliseconds()
         let featureCount = frame?.features.count ?? 0
 

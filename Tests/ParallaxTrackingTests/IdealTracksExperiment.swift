@@ -1,0 +1,78 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxMath
+import ParallaxVision
+import Testing
+@testable import ParallaxTracking
+
+/// Diagnostic (run with PARALLAX_IDEAL_TRACKS=1): the estimator on the front-end's own tracks, then
+/// on the same tracks moved onto the projections of points triangulated with the true poses.
+@Suite("Ideal-tracks experiment", .enabled(if: ProcessInfo.processInfo.environment["PARALLAX_IDEAL_TRACKS"] != nil))
+struct IdealTracksExperiment {
+    final class Recorder: @unchecked Sendable { var frames: [Double: FeatureFrame] = [:] }
+
+    @Test(arguments: ["udel_gore", "euroc_V1_01_easy"], [TrackerConfiguration.Mode.stereo, .mono])
+    func idealTracks(trajectory: String, mode: TrackerConfiguration.Mode) throws {
+        let (dataset, name) = try TrackingFixtures.simulated(trajectory: trajectory)
+        guard let dataset else { print(name); return }
+        let recorder = Recorder()
+        let first = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: mode))
+        first.estimator.core.frameFilter = { recorder.frames[$0.timestamp] = $0; return $0 }
+        let measured = try first.run()
+        // True body poses at the frame times.
+        let truth = try dataset.groundTruth()
+        func pose(_ t: Double) -> (Matrix3, Vector3)? {
+            let ns = Int64((t * 1e9).rounded())
+            guard let k = truth.lastIndex(where: { $0.timestampNs <= ns }), k + 1 < truth.count else { return nil }
+            let a = truth[k], b = truth[k + 1]
+            let s = Double(ns - a.timestampNs) / Double(max(1, b.timestampNs - a.timestampNs))
+            return (a.orientation.slerp(to: b.orientation, t: s).rotationMatrix, a.position + (b.position - a.position) * s)
+        }
+        let rig = first.estimator.core.rig
+        let cam0 = try CameraModels.make(dataset.cameras[0])
+        let cam1 = dataset.cameras.count > 1 ? try CameraModels.make(dataset.cameras[1]) : nil
+        let times = recorder.frames.keys.sorted()
+        var observations: [Int: [Observation]] = [:], poses: [Int: [(Matrix3, Vector3)]] = [:]
+        for (k, t) in times.enumerated() {
+            guard let p = pose(t), let f = recorder.frames[t] else { continue }
+            for feature in f.features {
+                observations[feature.id, default: []].append(Observation(frame: k, left: feature.normalized, right: feature.rightNormalized))
+                poses[feature.id, default: []].append(p)
+            }
+        }
+        var points: [Int: Vector3] = [:]
+        for (id, obs) in observations {
+            guard let p = poses[id], let x = Triangulation.triangulate(obs, poses: p, rig: rig, iterations: 10,
+                                                                      minParallax: 0.005, maxErrorNormalized: .infinity)
+            else { continue }
+            points[id] = x
+        }
+        let second = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: mode))
+        second.estimator.core.frameFilter = { frame in
+            guard var f = recorder.frames[frame.timestamp], let (r, c) = pose(frame.timestamp) else { return frame }
+            for k in f.features.indices {
+                guard let x = points[f.features[k].id] else { continue }
+                let (r0, c0) = rig.cameraPose(0, bodyRotation: r, bodyPosition: c)
+                let q0 = r0.transpose * (x - c0)
+                guard q0.z > 0.05 else { continue }
+                let n0 = Vector2(q0.x / q0.z, q0.y / q0.z)
+                f.features[k].normalized = n0
+                f.features[k].pixel = cam0.distortToPixel(n0)
+                if f.features[k].rightNormalized != nil, let cam1 {
+                    let (r1, c1) = rig.cameraPose(1, bodyRotation: r, bodyPosition: c)
+                    let q1 = r1.transpose * (x - c1)
+                    guard q1.z > 0.05 else { continue }
+                    let n1 = Vector2(q1.x / q1.z, q1.y / q1.z)
+                    f.features[k].rightNormalized = n1
+                    f.features[k].rightPixel = cam1.distortToPixel(n1)
+                }
+            }
+            return f
+        }
+        let ideal = try second.run()
+        let a = try #require(try measured.evaluation()).report.ate.rmse
+        let b = try #require(try ideal.evaluation()).report.ate.rmse
+        print("IDEAL \(trajectory) \(mode.rawValue): measured tracks ATE \(String(format: "%.4f", a)) m, ideal tracks "
+              + "\(String(format: "%.4f", b)) m (\(points.count) of \(observations.count) tracks triangulated)")
+    }
+}
