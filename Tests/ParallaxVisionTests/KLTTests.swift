@@ -85,3 +85,22 @@ import Testing
     let few = det.detect(in: img, existing: [], maxCount: 5)
     #expect(few.count == 5 && few == Array(all.prefix(5)))
 }
+
+@Test func kltTracksFromASmallTemplatePatchIntoAFullImage() throws {
+    // The template image may be a patch cut from an earlier frame: the border test must use the
+    // image tracked into, not the patch (it used to reject every such track).
+    let w = 320, h = 240
+    let tex = AnalyticTexture(seed: 5, width: w, height: h)
+    let full = tex.render(width: w, height: h)
+    let shifted = ImagePyramid(base: tex.render(width: w, height: h, shift: Vector2(0.6, -0.4)), levelCount: 1)
+    let corner = try #require(GridCornerDetector(gridColumns: 4, gridRows: 3, minDistance: 30)
+        .detect(in: full, existing: [], maxCount: 1).first).position
+    let x0 = Int(corner.x) - 12, y0 = Int(corner.y) - 12
+    var patch = FloatPlane(width: 26, height: 26)
+    for y in 0..<26 { for x in 0..<26 { patch.pixels[y * 26 + x] = full.pixels[(y0 + y) * w + x0 + x] } }
+    let inPatch = corner - Vector2(Double(x0), Double(y0))
+    let result = LucasKanadeTracker().track(from: ImagePyramid(base: patch, levelCount: 1), to: shifted,
+                                            points: [inPatch], guesses: [corner])[0]
+    let q = try #require(result)
+    #expect((q - corner - Vector2(0.6, -0.4)).norm < 0.05, "tracked to \(q), expected \(corner + Vector2(0.6, -0.4))")
+}

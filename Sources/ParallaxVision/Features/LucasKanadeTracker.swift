@@ -206,7 +206,8 @@ public struct LucasKanadeTracker: Sendable {
             }
         }
         let result = p + d
-        let w0 = prev.levels[0]
+        // The border of the image tracked into (the template may be a smaller patch).
+        let w0 = cur.levels[0]
         guard result.x >= borderMargin, result.y >= borderMargin,
               result.x <= Double(w0.width - 1) - borderMargin,
               result.y <= Double(w0.height - 1) - borderMargin,
