@@ -108,7 +108,7 @@ struct VisualInertialAlignment {
         var points: [Int: Vector3] = [:], centres: [Int: [Vector3]] = [:]
         var used = 0
         var ratio = 0.0
-        var lastH = Matrix(rows: 6, cols: 6), lastB = [Double](repeating: 0, count: 6)
+        var lastH = Matrix(rows: 6, cols: 6)
         for pass in 0..<passes {
             var h = Matrix(rows: 6, cols: 6), b = [Double](repeating: 0, count: 6)
             used = 0
@@ -156,7 +156,7 @@ struct VisualInertialAlignment {
                 used += 1
             }
             guard used >= minimumFeatures else { return nil }
-            lastH = h; lastB = b
+            lastH = h
             guard let free = try? Cholesky(h).solve(b) else { return nil }
             ratio = Vector3(free[3], free[4], free[5]).norm / gravityMagnitude
             guard abs(ratio - 1) <= gravityTolerance else { return nil }
@@ -182,12 +182,12 @@ struct VisualInertialAlignment {
             }
         }
         guard var theta, let last = deltas.last else { return nil }
-        let usable = ids.compactMap { id in rays[id].map { (id, $0) } }.filter { $0.1.count >= minimumObservations }
         if refinesAngularError {
-            if let refined = Self.refineAlongWeakestDirection(theta, h: lastH, rays: usable.map(\.1), magnitude: gravityMagnitude) {
+            let usable = ids.compactMap { rays[$0] }.filter { $0.count >= minimumObservations }
+            if let refined = Self.refineAlongWeakestDirection(theta, h: lastH, rays: usable, magnitude: gravityMagnitude) {
                 theta = refined
             }
-            theta = Self.refineAngular(theta, rays: usable.map(\.1), magnitude: gravityMagnitude)
+            theta = Self.refineAngular(theta, rays: usable, magnitude: gravityMagnitude)
         }
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
         // Newest frame: v_N = v₀ + g₀ t + Δv (first body frame), then into body N.
