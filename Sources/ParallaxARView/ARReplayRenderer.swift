@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxAR
+import ParallaxDatasets
 import ParallaxImaging
 import ParallaxMath
 import ParallaxRendering

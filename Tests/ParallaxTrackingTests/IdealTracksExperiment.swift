@@ -20,13 +20,9 @@ struct IdealTracksExperiment {
         first.estimator.core.frameFilter = { recorder.frames[$0.timestamp] = $0; return $0 }
         let measured = try first.run()
         // True body poses at the frame times.
-        let truth = try dataset.groundTruth()
+        let truth = try #require(try GroundTruthPoses(dataset: dataset))
         func pose(_ t: Double) -> (Matrix3, Vector3)? {
-            let ns = Int64((t * 1e9).rounded())
-            guard let k = truth.lastIndex(where: { $0.timestampNs <= ns }), k + 1 < truth.count else { return nil }
-            let a = truth[k], b = truth[k + 1]
-            let s = Double(ns - a.timestampNs) / Double(max(1, b.timestampNs - a.timestampNs))
-            return (a.orientation.slerp(to: b.orientation, t: s).rotationMatrix, a.position + (b.position - a.position) * s)
+            truth.T_world_body(at: Int64((t * 1e9).rounded())).map { ($0.rotationMatrix, $0.translation) }
         }
         let rig = first.estimator.core.rig
         let cam0 = try CameraModels.make(dataset.cameras[0])
@@ -50,19 +46,17 @@ struct IdealTracksExperiment {
         let second = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: mode))
         second.estimator.core.frameFilter = { frame in
             guard var f = recorder.frames[frame.timestamp], let (r, c) = pose(frame.timestamp) else { return frame }
+            // Normalised coordinates of `x` in camera `cam` at this frame's true pose.
+            func project(_ x: Vector3, _ cam: Int) -> Vector2? {
+                let (rc, pc) = rig.cameraPose(cam, bodyRotation: r, bodyPosition: c)
+                let q = rc.transpose * (x - pc)
+                return q.z > 0.05 ? Vector2(q.x / q.z, q.y / q.z) : nil
+            }
             for k in f.features.indices {
-                guard let x = points[f.features[k].id] else { continue }
-                let (r0, c0) = rig.cameraPose(0, bodyRotation: r, bodyPosition: c)
-                let q0 = r0.transpose * (x - c0)
-                guard q0.z > 0.05 else { continue }
-                let n0 = Vector2(q0.x / q0.z, q0.y / q0.z)
+                guard let x = points[f.features[k].id], let n0 = project(x, 0) else { continue }
                 f.features[k].normalized = n0
                 f.features[k].pixel = cam0.distortToPixel(n0)
-                if f.features[k].rightNormalized != nil, let cam1 {
-                    let (r1, c1) = rig.cameraPose(1, bodyRotation: r, bodyPosition: c)
-                    let q1 = r1.transpose * (x - c1)
-                    guard q1.z > 0.05 else { continue }
-                    let n1 = Vector2(q1.x / q1.z, q1.y / q1.z)
+                if f.features[k].rightNormalized != nil, let cam1, let n1 = project(x, 1) {
                     f.features[k].rightNormalized = n1
                     f.features[k].rightPixel = cam1.distortToPixel(n1)
                 }

@@ -71,7 +71,7 @@ struct ReplayCommand: ParsableCommand {
     static func report(_ s: DatasetRunner.Summary, mode: TrackerConfiguration.Mode) -> String {
         func f(_ v: Double) -> String { String(format: "%.2f", v) }
         let fe = s.frontEndMs, be = s.backEndMs
-        let total = zip(fe, be).map { $0 + $1 }
+        let total = s.trackingMs
         return """
         mode \(mode.rawValue): \(s.frames) frames, normal \(f(100 * s.normalFraction)) % \
         (\(s.normalFrames)/\(s.frames)); initialised after \(s.initializationTime.map { f($0) + " s" } ?? "never"), \

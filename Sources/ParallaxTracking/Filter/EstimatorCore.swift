@@ -177,7 +177,6 @@ struct EstimatorCore {
                 initFrames.removeAll()
                 relocalizingFrames = configuration.relocalizingFrames
                 framesSinceInit = 0
-                recentUpdates.removeAll()
                 resetTime = timestamp
             } else {
                 state = s

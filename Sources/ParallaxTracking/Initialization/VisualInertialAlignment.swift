@@ -34,6 +34,10 @@ import ParallaxMath
 /// simplex over velocity and gravity direction (0.17 px against the truth's 0.17 px on that case;
 /// about 80 ms once per initialisation).
 struct VisualInertialAlignment {
+    /// A bearing `d` (unit, first body frame) from a camera centre whose IMU-known part is `k`,
+    /// at time `t` after the first frame.
+    typealias Ray = (d: Vector3, k: Vector3, t: Double)
+
     /// One image's features: normalised cam0 (and cam1) coordinates by feature id.
     struct Frame {
         var time: Double
@@ -89,7 +93,7 @@ struct VisualInertialAlignment {
         }
 
         // Rays per feature id: (unit bearing in the first body frame, camera centre's known part, t).
-        var rays: [Int: [(d: Vector3, k: Vector3, t: Double)]] = [:]
+        var rays: [Int: [Ray]] = [:]
         var frameCount: [Int: Int] = [:]
         for (i, frame) in frames.enumerated() {
             let (r, p, t) = (deltas[i].r, deltas[i].p, deltas[i].t)
@@ -164,20 +168,12 @@ struct VisualInertialAlignment {
             theta = constrained
             // Points and camera centres for the next pass's weights.
             if pass + 1 < passes {
-                let v0 = Vector3(constrained[0], constrained[1], constrained[2])
-                let g0 = Vector3(constrained[3], constrained[4], constrained[5])
                 for id in ids {
                     guard let list = rays[id] else { continue }
-                    var a = Matrix3.zero, rhs = Vector3.zero
-                    for ray in list {
-                        let m = Matrix3.identity - Matrix3.outer(ray.d, ray.d)
-                        let centre = ray.k + v0 * ray.t + g0 * (0.5 * ray.t * ray.t)
-                        a += m
-                        rhs += m * centre
-                    }
-                    guard let ai = a.inverse else { continue }
-                    points[id] = ai * rhs
-                    centres[id] = list.map { $0.k + v0 * $0.t + g0 * (0.5 * $0.t * $0.t) }
+                    let c = Self.centres(list, constrained)
+                    guard let x = Self.triangulate(list, centres: c, reweightings: 0) else { continue }
+                    points[id] = x
+                    centres[id] = c
                 }
             }
         }
@@ -198,24 +194,11 @@ struct VisualInertialAlignment {
 
     /// RMS angle (rad) between each ray and the direction from its camera centre to the feature
     /// triangulated with θ = [v₀, g₀] (two angular reweightings of the midpoint triangulation).
-    static func angularError(_ theta: [Double], rays: [[(d: Vector3, k: Vector3, t: Double)]], cap: Double = 0.01) -> Double {
-        let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
+    static func angularError(_ theta: [Double], rays: [[Ray]], cap: Double = 0.01) -> Double {
         var sum = 0.0, count = 0.0
         for list in rays {
-            let centres = list.map { $0.k + v0 * $0.t + g0 * (0.5 * $0.t * $0.t) }
-            var x: Vector3?
-            for _ in 0..<3 {
-                var a = Matrix3.zero, rhs = Vector3.zero
-                for (ray, c) in zip(list, centres) {
-                    let w = x.map { 1 / max(0.01, ($0 - c).squaredNorm) } ?? 1
-                    let m = (Matrix3.identity - Matrix3.outer(ray.d, ray.d)) * w
-                    a += m
-                    rhs += m * c
-                }
-                guard let ai = a.inverse else { break }
-                x = ai * rhs
-            }
-            guard let x else { continue }
+            let centres = Self.centres(list, theta)
+            guard let x = triangulate(list, centres: centres, reweightings: 2) else { continue }
             for (ray, c) in zip(list, centres) {
                 let u = x - c
                 // Truncated at `cap` (a point behind a camera counts as the cap): a few features
@@ -229,12 +212,36 @@ struct VisualInertialAlignment {
         return count > 0 ? (sum / count).squareRoot() : .infinity
     }
 
+    /// Camera centres of `rays` (in the first body frame) for θ = [v₀, g₀]: c = k + v₀t + ½g₀t².
+    static func centres(_ rays: [Ray], _ theta: [Double]) -> [Vector3] {
+        let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
+        return rays.map { $0.k + v0 * $0.t + g0 * (0.5 * $0.t * $0.t) }
+    }
+
+    /// The point closest to the rays from `centres` (midpoint least squares), then `reweightings`
+    /// passes weighting each ray by 1/‖X − c‖² (angular error); nil for a degenerate ray set.
+    static func triangulate(_ rays: [Ray], centres: [Vector3], reweightings: Int) -> Vector3? {
+        var x: Vector3?
+        for _ in 0...reweightings {
+            var a = Matrix3.zero, rhs = Vector3.zero
+            for (ray, c) in zip(rays, centres) {
+                let w = x.map { 1 / max(0.01, ($0 - c).squaredNorm) } ?? 1
+                let m = (Matrix3.identity - Matrix3.outer(ray.d, ray.d)) * w
+                a += m
+                rhs += m * c
+            }
+            guard let ai = a.inverse else { return x }
+            x = ai * rhs
+        }
+        return x
+    }
+
     /// The linear system minimises ray-to-point *distances*, which favours shrinking the camera
     /// path (velocity towards zero) when the acceleration is weak: the scale direction is then the
     /// weakest eigenvector of H, and the least-squares answer slides along it. This searches that
     /// direction (gravity kept at `magnitude`) for the smallest angular error instead.
     /// Returns nil when no point along it does better than θ.
-    static func refineAlongWeakestDirection(_ theta: [Double], h: Matrix, rays: [[(d: Vector3, k: Vector3, t: Double)]],
+    static func refineAlongWeakestDirection(_ theta: [Double], h: Matrix, rays: [[Ray]],
                                             magnitude: Double) -> [Double]? {
         guard let eigen = try? SymmetricEigen(h) else { return nil }
         var e = (0..<6).map { eigen.vectors[$0, 0] }
@@ -277,7 +284,7 @@ struct VisualInertialAlignment {
     /// Nelder–Mead simplex (Nelder & Mead 1965; 5 unknowns: v₀ and a tangent rotation of g₀),
     /// starting from θ. The truncation makes the error non-smooth, hence a derivative-free method;
     /// it runs once per initialisation attempt on a few hundred rays.
-    static func refineAngular(_ theta: [Double], rays: [[(d: Vector3, k: Vector3, t: Double)]], magnitude: Double,
+    static func refineAngular(_ theta: [Double], rays: [[Ray]], magnitude: Double,
                               iterations: Int = 400) -> [Double] {
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
         guard g0.norm > 1e-9 else { return theta }

@@ -23,6 +23,8 @@ public struct DatasetRunner {
         public var frontEndMs: [Double] = []
         /// Per-frame back-end milliseconds.
         public var backEndMs: [Double] = []
+        /// Per-frame tracking milliseconds (front-end + back-end; decoding excluded).
+        public var trackingMs: [Double] { zip(frontEndMs, backEndMs).map { $0 + $1 } }
         /// Estimated body trajectory `T_world_body` (frames with a pose).
         public var trajectory = Trajectory(poses: [], name: "estimate")
         /// Ground truth, when the dataset has it.

@@ -92,8 +92,10 @@ public struct FrontEndEvaluation: Sendable {
 
     /// Runs the tracker over `[from, to]` seconds from the start and gathers the residuals.
     public func run(from: Double? = nil, to: Double? = nil) throws -> Report {
-        let truth = try dataset.groundTruth()
-        guard truth.count >= 2 else { throw EvaluationError.noGroundTruth(dataset.mav0.deletingLastPathComponent().path) }
+        let states = try dataset.groundTruth()
+        guard states.count >= 2, let truth = GroundTruthPoses(states: states) else {
+            throw EvaluationError.noGroundTruth(dataset.mav0.deletingLastPathComponent().path)
+        }
         let cam0 = try CameraModels.make(dataset.cameras[0])
         let stereo = configuration.mode == .stereo && dataset.isStereo
         let T_b_c0 = dataset.cameras[0].T_body_camera
@@ -117,7 +119,6 @@ public struct FrontEndEvaluation: Sendable {
         var signedSum = Vector2.zero
         var poses: [Int: (Matrix3, Vector3)] = [:]
         var tracks: [Int: [Observation]] = [:]
-        var truthIndex = 0
         var frameNumber = 0
         var previousRotation: Matrix3?
 
@@ -160,12 +161,8 @@ public struct FrontEndEvaluation: Sendable {
         while let event = try iterator.next() {
             guard case .frame(let f) = event else { continue }
             // True body pose at the frame time (linear / spherical interpolation of the truth).
-            while truthIndex + 1 < truth.count, truth[truthIndex + 1].timestampNs <= f.timestampNs { truthIndex += 1 }
-            guard truthIndex + 1 < truth.count, truth[truthIndex].timestampNs <= f.timestampNs else { continue }
-            let a = truth[truthIndex], b = truth[truthIndex + 1]
-            let s = Double(f.timestampNs - a.timestampNs) / Double(max(1, b.timestampNs - a.timestampNs))
-            let rotation = a.orientation.slerp(to: b.orientation, t: s).rotationMatrix
-            let position = a.position + (b.position - a.position) * s
+            guard let T_world_body = truth.T_world_body(at: f.timestampNs) else { continue }
+            let rotation = T_world_body.rotationMatrix, position = T_world_body.translation
 
             guard let left = try f.loadGray8(0),
                   let plane = FloatPlane(width: left.width, height: left.height, gray8: left.pixels) else { continue }

@@ -35,7 +35,7 @@ public struct TrackingBenchmark: Sendable {
     public func run(mode: TrackerConfiguration.Mode, from: Double? = nil, to: Double? = nil) throws -> Result {
         let summary = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: mode)).run(from: from, to: to)
         let q = DatasetRunner.Summary.quantile
-        let total = zip(summary.frontEndMs, summary.backEndMs).map { $0 + $1 }
+        let total = summary.trackingMs
         return Result(mode: dataset.isStereo ? mode : .mono, frames: summary.frames,
                       totalMedian: q(total, 0.5), totalP99: q(total, 0.99),
                       frontEndMedian: q(summary.frontEndMs, 0.5), frontEndP99: q(summary.frontEndMs, 0.99),

@@ -25,8 +25,6 @@ public struct TrackingTimings: Sendable, Equatable {
     public var frontEnd: Double = 0
     /// Filter: propagation, cloning, triangulation, update, marginalisation.
     public var backEnd: Double = 0
-    /// Tracking cost of the frame, decoding excluded.
-    public var tracking: Double { frontEnd + backEnd }
     /// Creates timings.
     public init(decode: Double = 0, frontEnd: Double = 0, backEnd: Double = 0) {
         self.decode = decode

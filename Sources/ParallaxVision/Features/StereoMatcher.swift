@@ -70,7 +70,8 @@ public struct StereoMatcher: Sendable {
     }
 
     /// Depth (metres, along the left camera's z) of the point seen at normalised `a` (left) and
-    /// `b` (right), from the two-ray midpoint; nil for parallel rays.
+    /// `b` (right), from the two-ray midpoint; negative when the point lies behind either camera,
+    /// nil for parallel rays.
     public func depth(leftNormalized a: Vector2, rightNormalized b: Vector2) -> Double? {
         // Left ray d₀ from the origin, right ray d₁ from the right centre c, all in the left frame.
         let rT = T_right_left.rotationMatrix.transpose
@@ -118,7 +119,7 @@ public struct StereoMatcher: Sendable {
         // when more converging starts land elsewhere than on it.
         let fresh = idx.indices.filter { j in tracked[j] != nil && guesses?[idx[j]] == nil }
         if !fresh.isEmpty, !alternativeDepths.isEmpty {
-            var votes = [Int: Int]()   // agreeing minus disagreeing starts
+            var votes = [Int](repeating: 0, count: idx.count)   // agreeing minus disagreeing starts
             for depth in alternativeDepths {
                 var starts: [Vector2] = [], owners: [Int] = []
                 for j in fresh {
@@ -130,10 +131,10 @@ public struct StereoMatcher: Sendable {
                                                  guesses: starts, maxForwardBackwardError: maxForwardBackwardError)
                 for (m, j) in owners.enumerated() {
                     guard let a = tracked[j], let b = other[m] else { continue }
-                    votes[j, default: 0] += (a - b).norm > maxHypothesisSpread ? -1 : 1
+                    votes[j] += (a - b).norm > maxHypothesisSpread ? -1 : 1
                 }
             }
-            for (j, vote) in votes where vote < 0 { tracked[j] = nil }
+            for j in fresh where votes[j] < 0 { tracked[j] = nil }
         }
         var out = [(pixel: Vector2, normalized: Vector2)?](repeating: nil, count: points.count)
         for (j, k) in idx.enumerated() {
