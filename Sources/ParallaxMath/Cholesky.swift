@@ -46,23 +46,12 @@ public struct Cholesky: Sendable {
     public init(_ a: Matrix) throws {
         guard a.isSquare else { throw LinearAlgebraError.notSquare(rows: a.rows, cols: a.cols) }
         let n = a.rows
-        var l = Matrix(rows: n, cols: n)
-        try l.elements.withUnsafeMutableBufferPointer { p in
-            try a.elements.withUnsafeBufferPointer { src in
-                for j in 0..<n {
-                    var d = src[j * n + j]
-                    for k in 0..<j { d -= p[j * n + k] * p[j * n + k] }
-                    guard d > 0, d.isFinite else { throw LinearAlgebraError.notPositiveDefinite(pivotIndex: j, pivot: d) }
-                    let ljj = d.squareRoot()
-                    p[j * n + j] = ljj
-                    for i in (j + 1)..<max(j + 1, n) {
-                        var s = src[i * n + j]
-                        for k in 0..<j { s -= p[i * n + k] * p[j * n + k] }
-                        p[i * n + j] = s / ljj
-                    }
-                }
-            }
+        var elements = a.elements
+        if let failure = Dense.choleskyFailure(&elements, n: n) {
+            throw LinearAlgebraError.notPositiveDefinite(pivotIndex: failure.index, pivot: failure.pivot)
         }
+        var l = Matrix(rows: n, cols: n)
+        for i in 0..<n { for j in 0...i { l[i, j] = elements[i * n + j] } }
         self.l = l
     }
 
@@ -71,18 +60,10 @@ public struct Cholesky: Sendable {
         let n = l.rows
         guard b.count == n else { throw LinearAlgebraError.dimensionMismatch(expected: n, got: b.count) }
         var x = b
-        l.elements.withUnsafeBufferPointer { p in
-            for i in 0..<n {            // L y = b
-                var s = x[i]
-                for k in 0..<i { s -= p[i * n + k] * x[k] }
-                x[i] = s / p[i * n + i]
-            }
-            for i in stride(from: n - 1, through: 0, by: -1) {   // Lᵀ x = y
-                var s = x[i]
-                for k in (i + 1)..<max(i + 1, n) { s -= p[k * n + i] * x[k] }
-                x[i] = s / p[i * n + i]
-            }
-        }
+        // The pivots are positive (the factorisation succeeded), so the zero-pivot branch of the
+        // substitutions never applies.
+        Dense.forwardSubstitute(l.elements, n: n, &x)
+        Dense.backSubstitute(l.elements, n: n, &x)
         return x
     }
 

@@ -30,6 +30,14 @@ public struct TrackerConfiguration: Sendable {
     public var pixelNoiseSigma: Double = 0.7
     /// Chi-squared gate probability for each feature's Mahalanobis test (OpenVINS uses 0.95).
     public var chiSquaredProbability: Double = 0.95
+    /// Observations of a track whose reprojection error exceeds this many measurement σ are
+    /// dropped before its update (a KLT slip or wrong stereo match in one frame).
+    public var outlierSigmas: Double = 5
+    /// Largest reprojection error (normalised image units, ≈ 18 px at EuRoC's focal length) a
+    /// triangulated track may keep after outlier removal and still be used.
+    public var maxTriangulationError: Double = 0.05
+    /// Smallest ray angle (rad, ≈ 1.7°) for a tracked point to be reported to the AR layer.
+    public var featurePointMinParallax: Double = 0.03
     /// Static (from rest) initialiser settings.
     public var staticInitializer = StaticInitializer.Configuration()
     /// Seconds of motion after which the estimator initialises from motion if it never saw a still window.
@@ -51,6 +59,11 @@ public struct TrackerConfiguration: Sendable {
     public var excessiveAngularRate: Double = 4.0
     /// Position jump or speed (m/s) beyond which the filter is declared diverged and reset.
     public var divergenceSpeed: Double = 8.0
+    /// Gyroscope bias (rad/s) beyond which the filter is declared diverged: about 30°/s, far above
+    /// any MEMS gyro's turn-on bias, so only a filter that lost its linearisation point gets there.
+    public var maximumGyroBias: Double = 0.5
+    /// Accelerometer bias (m/s²) beyond which the filter is declared diverged (about 0.2 g).
+    public var maximumAccelBias: Double = 2.0
     /// Visual consistency test: over the last `inconsistencyWindow` frames with updates, a filter
     /// whose χ² gate rejected at least `inconsistencyMinimumRejections` feature tracks and more than
     /// twice as many as it accepted has lost its linearisation point (healthy runs reject 0–2 %).
@@ -58,8 +71,15 @@ public struct TrackerConfiguration: Sendable {
     public var inconsistencyWindow: Int = 10
     /// See ``inconsistencyWindow``.
     public var inconsistencyMinimumRejections: Int = 20
+    /// A rejected zero-velocity update counts as this many rejected tracks in the consistency test:
+    /// the images say "not moving" and a filter sure of the opposite is inconsistent.
+    public var zeroVelocityRejectionWeight: Int = 3
     /// Number of frames to report `limited(relocalizing)` after a reset before `normal` may return.
     public var relocalizingFrames: Int = 10
+    /// Uncertainty of the IMU stream's gaps (propagation across missing samples).
+    public var imuGaps = IMUGapModel()
+    /// Priors of the first filter state after each kind of start.
+    public var initializationPriors = InitializationPriors()
 
     /// The default configuration (EuRoC-like 752×480 images at 20 Hz, stereo).
     public init() {}

@@ -12,25 +12,45 @@ import ParallaxMath
 struct Propagator {
     let noise: IMUNoise
     let gravity = NavigationState.standardGravity
-    /// Longer sample intervals than this (s) are treated as gaps in the IMU stream.
-    var maxGap = 0.05
-    /// Acceleration and rotation-rate uncertainty assumed during a gap.
-    var gapAccelSigma = 2.0
-    var gapGyroSigma = 0.3
+    /// How gaps in the IMU stream are recognised and how uncertain the motion during one is.
+    var gap = TrackerConfiguration.IMUGapModel()
+
+    /// The propagated mean and the composed error-state transition and noise over one interval.
+    struct Prediction {
+        var rotation: Matrix3
+        var position: Vector3
+        var velocity: Vector3
+        /// Φ(t, t₀) over the 5×5 blocks θ, p, v, b_g, b_a, with FEJ θ-columns.
+        var phi: BlockMatrix
+        /// Accumulated discrete noise Q over the same blocks.
+        var q: BlockMatrix
+    }
 
     /// Propagates `state` to time `t` with the samples in `samples` (time-ordered; the signal is
     /// taken as linear between readings, see ``IMUSegment/split(_:from:to:maxGap:)``). Samples
-    /// older than the state's time are clipped.
+    /// older than the state's time are clipped. The covariance goes through ``StateHelper``.
     func propagate(_ state: inout FilterState, to t: Double, samples: ArraySlice<IMUMeasurement>) {
+        guard let prediction = predict(state, to: t, samples: samples) else { return }
+        StateHelper.propagate(&state, phi: prediction.phi, q: prediction.q)
+        state.rotation = prediction.rotation
+        state.position = prediction.position
+        state.velocity = prediction.velocity
+        state.timestamp = t
+        state.positionFE = prediction.position
+        state.velocityFE = prediction.velocity
+    }
+
+    /// The mean, Φ and Q from the state's time to `t`; nil when `t` is not after the state's time.
+    func predict(_ state: FilterState, to t: Double, samples: ArraySlice<IMUMeasurement>) -> Prediction? {
         let t0 = state.timestamp
-        guard t > t0 else { return }
+        guard t > t0 else { return nil }
         var phi = BlockMatrix(identity: 5)
         var q = BlockMatrix(zero: 5)
         var r = state.rotation, p = state.position, v = state.velocity
         let bg = state.biasGyro, ba = state.biasAccel
 
         // Stretches between readings, each with the mean of the linearly interpolated signal.
-        for segment in IMUSegment.split(samples, from: t0, to: t, maxGap: maxGap) {
+        for segment in IMUSegment.split(samples, from: t0, to: t, maxGap: gap.maxInterval) {
             let dt = segment.duration
             var gyro = segment.gyro, accel = segment.accel
             // An IMU gap: hold the mean of the last samples (less vibration than one sample) and
@@ -69,10 +89,11 @@ struct Propagator {
             qk[3, 3] = Matrix3.identity * noise.gyroBiasStepVariance(dt: dt)
             qk[4, 4] = Matrix3.identity * noise.accelBiasStepVariance(dt: dt)
             if isGap {
-                // Unknown acceleration (σ gapAccelSigma) and rotation rate (σ gapGyroSigma) over the gap.
-                qk[0, 0] = qk[0, 0] + Matrix3.identity * (gapGyroSigma * gapGyroSigma * dt * dt)
-                qk[2, 2] = qk[2, 2] + Matrix3.identity * (gapAccelSigma * gapAccelSigma * dt * dt)
-                qk[1, 1] = qk[1, 1] + Matrix3.identity * (gapAccelSigma * gapAccelSigma * 0.25 * dt * dt * dt * dt)
+                // Unknown acceleration and rotation rate over the gap (see ``TrackerConfiguration/IMUGapModel``).
+                let ga = gap.accelSigma, gg = gap.gyroSigma
+                qk[0, 0] = qk[0, 0] + Matrix3.identity * (gg * gg * dt * dt)
+                qk[2, 2] = qk[2, 2] + Matrix3.identity * (ga * ga * dt * dt)
+                qk[1, 1] = qk[1, 1] + Matrix3.identity * (ga * ga * 0.25 * dt * dt * dt * dt)
             }
             phi = f * phi
             q = f * q * f.transpose + qk
@@ -87,46 +108,6 @@ struct Propagator {
         phi[2, 0] = Matrix3.skew(v - state.velocityFE - gravity * dtTotal) * -1
         phi[1, 0] = Matrix3.skew(p - state.positionFE - state.velocityFE * dtTotal - gravity * (0.5 * dtTotal * dtTotal)) * -1
 
-        // P_II ← Φ P_II Φᵀ + Q; P_IC ← Φ P_IC (blocks reorder: ours θ,p,v,bg,ba = block order above).
-        let n = state.dimension
-        var pii = BlockMatrix(zero: 5)
-        for bi in 0..<5 {
-            for bj in 0..<5 {
-                var m = Matrix3.zero
-                for a in 0..<3 { for b in 0..<3 { m[a, b] = state.covariance[(3 * bi + a) * n + 3 * bj + b] } }
-                pii[bi, bj] = m
-            }
-        }
-        let newPii = phi * pii * phi.transpose + q
-        for bi in 0..<5 {
-            for bj in 0..<5 {
-                let m = newPii[bi, bj]
-                for a in 0..<3 { for b in 0..<3 { state.covariance[(3 * bi + a) * n + 3 * bj + b] = m[a, b] } }
-            }
-        }
-        if n > 15 {
-            // Cross terms with the clones.
-            var col = [Double](repeating: 0, count: 15)
-            for j in 15..<n {
-                for i in 0..<15 { col[i] = state.covariance[i * n + j] }
-                for i in 0..<15 {
-                    var s = 0.0
-                    let bi = i / 3, a = i % 3
-                    for k in 0..<15 {
-                        let e = phi[bi, k / 3][a, k % 3]
-                        if e != 0 { s += e * col[k] }
-                    }
-                    state.covariance[i * n + j] = s
-                    state.covariance[j * n + i] = s
-                }
-            }
-        }
-        state.rotation = r
-        state.position = p
-        state.velocity = v
-        state.timestamp = t
-        state.positionFE = p
-        state.velocityFE = v
-        state.symmetrize()
+        return Prediction(rotation: r, position: p, velocity: v, phi: phi, q: q)
     }
 }

@@ -1,44 +1,6 @@
 import Foundation
 import ParallaxMath
 
-/// One observation of a feature: undistorted normalised coordinates in cam0 (and cam1 when stereo).
-struct Observation {
-    /// Frame number of the clone it belongs to.
-    var frame: Int
-    /// cam0 normalised coordinates (x/z, y/z).
-    var left: Vector2
-    /// cam1 normalised coordinates, when the stereo match passed.
-    var right: Vector2?
-}
-
-/// A feature's observations inside the window.
-struct FeatureTrack {
-    var id: Int
-    var observations: [Observation]
-    /// Number of measurements (left + right) it holds.
-    var measurementCount: Int { observations.reduce(0) { $0 + ($1.right == nil ? 1 : 2) } }
-}
-
-/// The camera rig: extrinsics of cam0 and (optionally) cam1 in the body frame.
-struct CameraRig {
-    var R_body_cam0: Matrix3
-    var p_body_cam0: Vector3
-    /// cam1 relative to cam0: p_c1 = R_c1_c0 p_c0 + t_c1_c0.
-    var R_c1_c0: Matrix3
-    var t_c1_c0: Vector3
-    var hasRight: Bool
-
-    /// World pose (R_world_cam, p_world_cam) of camera `index` for body pose (R, p).
-    func cameraPose(_ index: Int, bodyRotation r: Matrix3, bodyPosition p: Vector3) -> (Matrix3, Vector3) {
-        let rc0 = r * R_body_cam0
-        let pc0 = p + r * p_body_cam0
-        if index == 0 { return (rc0, pc0) }
-        // p_c0 = R_c1_c0ᵀ (p_c1 − t) ⇒ cam1 in world: R_w_c1 = R_w_c0 R_c1_c0ᵀ, origin = pc0 − R_w_c1 t.
-        let rc1 = rc0 * R_c1_c0.transpose
-        return (rc1, pc0 - rc1 * t_c1_c0)
-    }
-}
-
 /// Multi-view triangulation: linear least squares on rays, then Gauss–Newton on the
 /// normalised reprojection error (the MSCKF's feature estimate, Mourikis & Roumeliotis 2007 §III-C,
 /// solved here directly in world coordinates, which is well conditioned once parallax is checked).

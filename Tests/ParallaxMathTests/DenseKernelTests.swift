@@ -1,5 +1,5 @@
 import Testing
-@testable import ParallaxTracking
+import ParallaxMath
 
 /// The filter's dense kernels against naive references. The fast kernels promise the same sums in
 /// the same order as the references, so results must be bit-identical, not merely close.

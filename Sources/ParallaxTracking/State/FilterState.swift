@@ -21,8 +21,17 @@ struct Clone {
 /// Error state (world-frame, "left" rotation error so that FEJ keeps yaw and position unobservable,
 /// Li & Mourikis IJRR 2013 §III): R = Exp(δθ) R̂, p = p̂ + δp, v = v̂ + δv, b = b̂ + δb.
 /// Order: IMU [δθ 0–2, δp 3–5, δv 6–8, δb_g 9–11, δb_a 12–14], then clone k at 15 + 6k [δθ, δp].
+///
+/// The mean lives here; every edit of the covariance (propagation, cloning, marginalisation,
+/// updates) goes through ``StateHelper``, as OpenVINS's `StateHelper` owns its covariance.
 struct FilterState {
+    /// Size of the IMU block of the error state.
     static let imuDimension = 15
+    /// Offsets of the IMU error-state blocks.
+    enum Block {
+        static let rotation = 0, position = 3, velocity = 6, gyroBias = 9, accelBias = 12
+    }
+
     var timestamp: Double
     var rotation: Matrix3
     var position: Vector3
@@ -34,12 +43,13 @@ struct FilterState {
     var positionFE: Vector3
     var velocityFE: Vector3
     var clones: [Clone] = []
-    /// Row-major covariance, `dimension × dimension`.
+    /// Row-major covariance, `dimension × dimension`. Written only by ``StateHelper``.
     var covariance: [Double]
 
     var dimension: Int { Self.imuDimension + 6 * clones.count }
 
-    init(navigation s: NavigationState, sigmas: [Double]) {
+    /// A state at `s` with a diagonal covariance of the 15 IMU error-state standard deviations.
+    init(navigation s: NavigationState, uncertainty: TrackerConfiguration.InitialUncertainty) {
         timestamp = s.timestamp
         rotation = s.T_world_body.rotationMatrix
         position = s.T_world_body.translation
@@ -48,6 +58,7 @@ struct FilterState {
         biasAccel = s.biasAccel
         positionFE = position
         velocityFE = velocity
+        let sigmas = uncertainty.standardDeviations
         covariance = [Double](repeating: 0, count: 225)
         for i in 0..<15 { covariance[i * 15 + i] = sigmas[i] * sigmas[i] }
     }
@@ -60,75 +71,21 @@ struct FilterState {
     /// Covariance element.
     func cov(_ i: Int, _ j: Int) -> Double { covariance[i * dimension + j] }
 
-    /// Appends a clone of the current body pose (stochastic cloning, Roumeliotis & Burdick 2002):
-    /// the new block rows are copies of the IMU pose rows.
-    mutating func addClone(frame: Int) {
-        let n = dimension, m = n + 6
-        var p = [Double](repeating: 0, count: m * m)
-        covariance.withUnsafeBufferPointer { old in
-            p.withUnsafeMutableBufferPointer { new in
-                for i in 0..<n { for j in 0..<n { new[i * m + j] = old[i * n + j] } }
-                for a in 0..<6 {
-                    for j in 0..<n {
-                        new[(n + a) * m + j] = old[a * n + j]
-                        new[j * m + n + a] = old[j * n + a]
-                    }
-                    for b in 0..<6 { new[(n + a) * m + n + b] = old[a * n + b] }
-                }
-            }
-        }
-        covariance = p
-        clones.append(Clone(frame: frame, timestamp: timestamp, rotation: rotation, position: position,
-                            rotationFE: rotation, positionFE: position))
-    }
+    /// Column of clone `k`'s first error-state entry.
+    static func cloneColumn(_ k: Int) -> Int { imuDimension + 6 * k }
 
-    /// Removes clone `k` and its rows and columns (marginalisation of a Gaussian = deletion).
-    mutating func removeClone(at k: Int) {
-        let n = dimension, m = n - 6, start = Self.imuDimension + 6 * k
-        var p = [Double](repeating: 0, count: m * m)
-        covariance.withUnsafeBufferPointer { old in
-            p.withUnsafeMutableBufferPointer { new in
-                var ni = 0
-                for i in 0..<n where i < start || i >= start + 6 {
-                    var nj = 0
-                    for j in 0..<n where j < start || j >= start + 6 {
-                        new[ni * m + nj] = old[i * n + j]
-                        nj += 1
-                    }
-                    ni += 1
-                }
-            }
-        }
-        covariance = p
-        clones.remove(at: k)
-    }
-
-    /// Applies an error-state correction `dx` (length `dimension`).
+    /// Applies an error-state correction `dx` (length `dimension`) to the mean.
     mutating func inject(_ dx: [Double]) {
         func v3(_ o: Int) -> Vector3 { Vector3(dx[o], dx[o + 1], dx[o + 2]) }
-        rotation = SO3.orthonormalize(SO3.exp(v3(0)) * rotation)
-        position += v3(3)
-        velocity += v3(6)
-        biasGyro += v3(9)
-        biasAccel += v3(12)
+        rotation = SO3.orthonormalize(SO3.exp(v3(Block.rotation)) * rotation)
+        position += v3(Block.position)
+        velocity += v3(Block.velocity)
+        biasGyro += v3(Block.gyroBias)
+        biasAccel += v3(Block.accelBias)
         for k in 0..<clones.count {
-            let o = Self.imuDimension + 6 * k
+            let o = Self.cloneColumn(k)
             clones[k].rotation = SO3.orthonormalize(SO3.exp(v3(o)) * clones[k].rotation)
             clones[k].position += v3(o + 3)
-        }
-    }
-
-    /// Makes the covariance exactly symmetric (averaging) so round-off cannot accumulate.
-    mutating func symmetrize() {
-        let n = dimension
-        covariance.withUnsafeMutableBufferPointer { p in
-            for i in 0..<n {
-                for j in (i + 1)..<max(i + 1, n) {
-                    let s = 0.5 * (p[i * n + j] + p[j * n + i])
-                    p[i * n + j] = s
-                    p[j * n + i] = s
-                }
-            }
         }
     }
 
@@ -138,5 +95,11 @@ struct FilterState {
         let n = dimension
         for i in 0..<n where !(covariance[i * n + i] > 0) || !covariance[i * n + i].isFinite { return false }
         return true
+    }
+
+    /// Largest velocity standard deviation (m/s).
+    var velocitySigma: Double {
+        let n = dimension, v = Block.velocity
+        return (v..<(v + 3)).map { covariance[$0 * n + $0] }.max().map { $0.squareRoot() } ?? .infinity
     }
 }

@@ -1,0 +1,93 @@
+import ParallaxMath
+import ParallaxVision
+
+/// The IMU samples the estimator still needs: about 2 s before the filter time (enough for the
+/// static window and one propagation), in strictly increasing time.
+struct IMUBuffer {
+    private(set) var samples: [IMUMeasurement] = []
+    /// Time of the first sample since the last reset.
+    private(set) var firstTime: Double?
+
+    /// Appends a sample; non-finite, duplicated and out-of-order samples are ignored.
+    mutating func add(_ m: IMUMeasurement, filterTime: Double?) {
+        guard m.timestamp.isFinite, m.gyro.isFinite, m.accel.isFinite else { return }
+        if let last = samples.last, m.timestamp <= last.timestamp { return }
+        if firstTime == nil { firstTime = m.timestamp }
+        samples.append(m)
+        let keepFrom = (filterTime ?? m.timestamp) - 2.0
+        if samples.count > 1000, let cut = samples.firstIndex(where: { $0.timestamp >= keepFrom }), cut > 0 {
+            samples.removeFirst(cut)
+        }
+    }
+
+    /// Samples from the one in force at `t` onwards.
+    func slice(from t: Double) -> ArraySlice<IMUMeasurement> {
+        let i = samples.lastIndex { $0.timestamp <= t } ?? 0
+        return samples[i...]
+    }
+
+    /// Samples up to and including the last one at or before `t`; nil when none is that old.
+    func prefix(through t: Double) -> ArraySlice<IMUMeasurement>? {
+        samples.lastIndex { $0.timestamp <= t }.map { samples[...$0] }
+    }
+
+    /// The newest sample.
+    var last: IMUMeasurement? { samples.last }
+}
+
+/// Tracking health: the χ² outcome of recent updates (visual consistency) and the frame counts the
+/// tracking-state decision needs.
+struct EstimatorHealth {
+    /// Accepted and χ²-rejected track counts of the latest updates.
+    private(set) var recentUpdates: [(used: Int, rejected: Int)] = []
+    /// Frames since the filter (re)started.
+    var framesSinceInit = 0
+    /// Frames to report `limited(relocalizing)` after a reset (0 when there was none).
+    var relocalizingFrames = 0
+
+    /// Adds one frame's update outcome, keeping the last `window`.
+    mutating func record(used: Int, rejected: Int, window: Int) {
+        recentUpdates.append((used, rejected))
+        if recentUpdates.count > window { recentUpdates.removeFirst() }
+    }
+
+    /// The χ² gate rejected at least `minimumRejections` tracks and more than twice as many as it
+    /// accepted: the estimate no longer explains the images.
+    func isInconsistent(minimumRejections: Int) -> Bool {
+        let used = recentUpdates.reduce(0) { $0 + $1.used }, rejected = recentUpdates.reduce(0) { $0 + $1.rejected }
+        return rejected >= minimumRejections && rejected > 2 * used
+    }
+
+    /// Forgets the update history (a fresh filter).
+    mutating func clearUpdates() { recentUpdates.removeAll() }
+}
+
+/// What the estimator gathers before it has a state: stillness, stereo velocities and the frames
+/// the visual–inertial alignment uses, plus the pose to keep across a reset.
+struct StartupWindow {
+    /// Start of the current visually still stretch.
+    var stillSince: Double?
+    /// Stereo body velocities of recent frames (gravity from motion).
+    var stereoVelocities: [(time: Double, velocity: Vector3)] = []
+    /// Features of recent frames (visual–inertial alignment from motion).
+    var alignmentFrames: [VisualInertialAlignment.Frame] = []
+    /// Time of the last divergence reset: a re-initialisation waits as long after it as the first
+    /// one waits after the start (the alignment needs the same span of frames).
+    var resetTime: Double?
+    /// Pose to keep after a divergence reset (position and heading continuity).
+    var anchor: (rotation: Matrix3, position: Vector3)?
+}
+
+/// The previous frame, as the next one needs it.
+struct FrameMemory {
+    /// Number of frames given a clone so far (the clone key).
+    var frameCounter = 0
+    /// Time of the last processed frame.
+    var lastFrameTime = -Double.infinity
+    /// The last result (answer to a repeated frame).
+    var lastResult: TrackingResult?
+    /// Pixel positions of the previous frame's features (stillness test).
+    var previousPixels: [Int: Vector2] = [:]
+    /// The previous frame's features (stereo velocity at initialisation from motion).
+    var previousFeatures: [TrackedFeature] = []
+}

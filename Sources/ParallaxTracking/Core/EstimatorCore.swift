@@ -1,0 +1,175 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxImaging
+import ParallaxMath
+import ParallaxVision
+
+/// The estimator's machinery behind ``VisualInertialOdometry``, as a few owned components: the
+/// front-end (`tracker`), the IMU buffer, the filter state, the feature database, the start-up
+/// window, the health monitor and the previous frame. One frame runs: front-end → (initialise) →
+/// propagate → zero-velocity update or clone + MSCKF update → marginalise → health check.
+struct EstimatorCore {
+    let configuration: TrackerConfiguration
+    let isStereo: Bool
+    let rig: CameraRig
+    let camera0Model: any CameraModel
+    let noise: IMUNoise
+    let T_body_cam0: RigidTransform
+    private let makeTracker: () -> FeatureTracker
+
+    var tracker: FeatureTracker
+    var imu = IMUBuffer()
+    var state: FilterState?
+    var features = FeatureDatabase()
+    var startup = StartupWindow()
+    var health = EstimatorHealth()
+    var memory = FrameMemory()
+    /// Diagnostics only: rewrites each front-end frame before the back-end sees it (experiments
+    /// that replace measured tracks by ideal ones to separate front-end and estimator errors).
+    var frameFilter: ((FeatureFrame) -> FeatureFrame)?
+
+    init(configuration: TrackerConfiguration, camera0: CameraCalibration, camera1: CameraCalibration?,
+         imu: IMUCalibration) throws {
+        self.configuration = configuration
+        let cam0 = camera0.makeCameraModel()
+        camera0Model = cam0
+        T_body_cam0 = camera0.T_body_camera
+        noise = imu.noiseDensities
+        rig = CameraRig(camera0: camera0, camera1: camera1)
+        let frontEnd = configuration.frontEnd
+        if let camera1 {
+            let cam1 = camera1.makeCameraModel()
+            let T_c1_c0 = camera1.T_body_camera.inverse * camera0.T_body_camera
+            isStereo = true
+            makeTracker = { FeatureTracker(camera: cam0, rightCamera: cam1, T_right_left: T_c1_c0, configuration: frontEnd) }
+        } else {
+            isStereo = false
+            makeTracker = { FeatureTracker(camera: cam0, configuration: frontEnd) }
+        }
+        tracker = makeTracker()
+    }
+
+    mutating func reset() {
+        tracker = makeTracker()
+        imu = IMUBuffer()
+        state = nil
+        features.removeAll()
+        startup = StartupWindow()
+        health = EstimatorHealth()
+        memory = FrameMemory()
+    }
+
+    mutating func addIMU(_ m: IMUMeasurement) {
+        imu.add(m, filterTime: state?.timestamp)
+    }
+
+    // MARK: - Frames
+
+    mutating func processFrame(timestamp: Double, timestampNs: Int64, left: GrayImage?, right: GrayImage?)
+        -> TrackingResult {
+        // Duplicated or out-of-order frame: answer with the previous result (nothing new to learn).
+        if timestamp <= memory.lastFrameTime, var again = memory.lastResult {
+            again.timings = TrackingTimings()
+            return again
+        }
+        let previousFrameTime = memory.lastFrameTime
+        memory.lastFrameTime = timestamp
+
+        // Front-end with a gyro-predicted rotation.
+        let t0 = threadCPUMilliseconds()
+        var frame: FeatureFrame?
+        if let left, let plane = FloatPlane(width: left.width, height: left.height, gray8: left.pixels) {
+            let rightPlane = right.flatMap { FloatPlane(width: $0.width, height: $0.height, gray8: $0.pixels) }
+            let predicted = predictedCameraRotation(from: previousFrameTime, to: timestamp)
+            frame = tracker.process(image: plane, timestamp: timestamp, rightImage: isStereo ? rightPlane : nil,
+                                    predictedRotation: predicted)
+        }
+        if let frameFilter, let f = frame { frame = frameFilter(f) }
+        let t1 = threadCPUMilliseconds()
+        let featureCount = frame?.features.count ?? 0
+
+        // Back-end.
+        if state == nil { prepareStart(at: timestamp, frame: frame, previousFrameTime: previousFrameTime) }
+        if var s = state {
+            Propagator(noise: noise, gap: configuration.imuGaps).propagate(&s, to: timestamp, samples: imu.slice(from: s.timestamp))
+            // A dropped image only propagates: the front-end did not see it, so no track ended.
+            // A still camera (no image motion) gets a zero-velocity update instead of a clone, so the
+            // window keeps frames with parallax (OpenVINS's ZUPT, Geneva et al. ICRA 2020).
+            let still = frame.map { isStationary($0) } ?? false
+            if still {
+                let accepted = ZeroVelocityUpdater(sigma: configuration.zeroVelocitySigma).update(&s)
+                recordUpdate(used: accepted ? 1 : 0, rejected: accepted ? 0 : configuration.zeroVelocityRejectionWeight)
+            }
+            if let frame, !still {
+                memory.frameCounter += 1
+                StateHelper.augmentClone(&s, frame: memory.frameCounter)
+                features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo)
+                runUpdates(&s, current: frame)
+            }
+            health.framesSinceInit += 1
+            if isDiverged(s) || isVisuallyInconsistent {
+                resetAfterDivergence(s, at: timestamp)
+            } else {
+                state = s
+            }
+        }
+
+        if let frame {
+            memory.previousPixels = Dictionary(uniqueKeysWithValues: frame.features.map { ($0.id, $0.pixel) })
+            memory.previousFeatures = frame.features
+        }
+        let points = state != nil ? featurePoints(frame) : []
+        let t3 = threadCPUMilliseconds()
+        let result = makeResult(timestamp: timestamp, timestampNs: timestampNs, frame: frame, featureCount: featureCount,
+                                points: points,
+                                timings: TrackingTimings(frontEnd: t1 - t0, backEnd: t3 - t1))
+        memory.lastResult = result
+        return result
+    }
+
+    /// Before the first state: tracks stillness and the alignment's frames, then tries to start.
+    private mutating func prepareStart(at timestamp: Double, frame: FeatureFrame?, previousFrameTime: Double) {
+        // Visual stillness gates the static initialiser: a hovering drone or a smooth hand-held
+        // motion can have a quiet IMU while moving at constant velocity.
+        if let frame, isStationary(frame) {
+            if startup.stillSince == nil { startup.stillSince = previousFrameTime }
+        } else {
+            startup.stillSince = nil
+        }
+        if let frame {
+            let observations = frame.features.map { ($0.id, $0.normalized, isStereo ? $0.rightNormalized : nil) }
+            startup.alignmentFrames.append(.init(time: timestamp, observations: observations))
+            let window = configuration.alignmentWindow
+            startup.alignmentFrames.removeAll { timestamp - $0.time > window + 1e-6 }
+        }
+        initialize(at: timestamp, frame: frame, previousFrameTime: previousFrameTime)
+        if state == nil, let frame, let v = stereoVelocity(frame, dt: timestamp - previousFrameTime) {
+            startup.stereoVelocities.append((timestamp, v))
+            if startup.stereoVelocities.count > 40 { startup.stereoVelocities.removeFirst() }
+        }
+    }
+
+    /// Drops the filter after a divergence, keeping the last pose as the anchor of the next start.
+    private mutating func resetAfterDivergence(_ s: FilterState, at timestamp: Double) {
+        startup.anchor = (s.clones.last?.rotation ?? s.rotation, s.clones.last?.position ?? s.position)
+        state = nil
+        features.removeAll()
+        startup.alignmentFrames.removeAll()
+        health.relocalizingFrames = configuration.relocalizingFrames
+        health.framesSinceInit = 0
+        startup.resetTime = timestamp
+    }
+
+    /// Gyro-integrated rotation of cam0 between two frame times (`p_cur = R p_prev`), for KLT.
+    func predictedCameraRotation(from t0: Double, to t1: Double) -> Matrix3? {
+        guard t0.isFinite, t1 > t0 else { return nil }
+        let bg = state?.biasGyro ?? .zero
+        let segments = IMUSegment.split(imu.slice(from: t0), from: t0, to: t1, maxGap: .infinity)
+        guard !segments.isEmpty else { return nil }
+        var r = Matrix3.identity
+        for segment in segments { r = r * SO3.exp((segment.gyro - bg) * segment.duration) }
+        // Body: R_prev_cur = r. Camera: R_cur_prev = R_bcᵀ rᵀ R_bc.
+        let rbc = rig.R_body_cam0
+        return rbc.transpose * r.transpose * rbc
+    }
+}

@@ -1,0 +1,54 @@
+import ParallaxDatasets
+import ParallaxMath
+import ParallaxVision
+
+extension EstimatorCore {
+    /// Divergence test: non-finite numbers, a non-positive covariance diagonal, or physically
+    /// implausible speed or biases (the filter has lost its linearisation point).
+    func isDiverged(_ s: FilterState) -> Bool {
+        !s.isHealthy || s.velocity.norm > configuration.divergenceSpeed
+            || s.biasGyro.norm > configuration.maximumGyroBias || s.biasAccel.norm > configuration.maximumAccelBias
+    }
+
+    /// The χ² gate has been rejecting most feature tracks (see
+    /// ``TrackerConfiguration/inconsistencyWindow``): the estimate no longer explains the images.
+    var isVisuallyInconsistent: Bool {
+        health.isInconsistent(minimumRejections: configuration.inconsistencyMinimumRejections)
+    }
+
+    /// Adds one frame's update outcome to the consistency window.
+    mutating func recordUpdate(used: Int, rejected: Int) {
+        health.record(used: used, rejected: rejected, window: configuration.inconsistencyWindow)
+    }
+
+    /// Packs the public result and decides the tracking state (ARKit semantics).
+    func makeResult(timestamp: Double, timestampNs: Int64, frame: FeatureFrame?, featureCount: Int,
+                    points: [TrackedFeaturePoint], timings: TrackingTimings) -> TrackingResult {
+        guard let s = state else {
+            let st: TrackingState = health.relocalizingFrames > 0 ? .limited(.relocalizing) : .notAvailable
+            return TrackingResult(timestamp: timestamp, timestampNs: timestampNs, trackingState: st,
+                                  T_world_body: nil, T_world_camera: nil, velocity: .zero, biasGyro: .zero,
+                                  biasAccel: .zero, featurePoints: [], trackedFeatureCount: featureCount, timings: timings)
+        }
+        let T_wb = RigidTransform(rotationMatrix: s.rotation, translation: s.position)
+        let trackingState: TrackingState
+        let rate = (imu.last.map { $0.gyro - s.biasGyro } ?? .zero).norm
+        if health.relocalizingFrames > 0 && health.framesSinceInit < health.relocalizingFrames {
+            trackingState = .limited(.relocalizing)
+        } else if health.framesSinceInit < 3 || s.velocitySigma > configuration.convergedVelocitySigma {
+            // Uncertain velocity: still converging after initialisation, or recovering later on
+            // (after an IMU gap or a long blind stretch).
+            trackingState = health.framesSinceInit < 40 ? .limited(.initializing) : .limited(.relocalizing)
+        } else if frame == nil || featureCount < configuration.minimumFeatures {
+            trackingState = .limited(.insufficientFeatures)
+        } else if rate > configuration.excessiveAngularRate {
+            trackingState = .limited(.excessiveMotion)
+        } else {
+            trackingState = .normal
+        }
+        return TrackingResult(timestamp: timestamp, timestampNs: timestampNs, trackingState: trackingState,
+                              T_world_body: T_wb, T_world_camera: T_wb * T_body_cam0, velocity: s.velocity,
+                              biasGyro: s.biasGyro, biasAccel: s.biasAccel, featurePoints: points,
+                              trackedFeatureCount: featureCount, timings: timings)
+    }
+}

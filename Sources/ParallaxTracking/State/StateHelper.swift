@@ -1,0 +1,209 @@
+import ParallaxMath
+
+/// Every edit of the filter covariance, in one place (OpenVINS's `StateHelper`): covariance
+/// propagation, stochastic cloning, marginalisation and the EKF update. The updaters compute
+/// Jacobians and residuals; they never write the covariance themselves.
+enum StateHelper {
+    /// Shape of a Jacobian handed to ``update(_:jacobian:columns:residual:noiseVariance:structure:)``.
+    enum JacobianStructure {
+        /// Any dense matrix.
+        case dense
+        /// Upper triangular (the compressed MSCKF Jacobian, a transposed Cholesky factor): the
+        /// known zeros are skipped, with the same result as the dense path.
+        case upperTriangular
+    }
+
+    // MARK: Propagation
+
+    /// Covariance propagation with the composed IMU transition `phi` and noise `q` (5×5 blocks
+    /// over θ, p, v, b_g, b_a): P_II ← Φ P_II Φᵀ + Q, P_IC ← Φ P_IC (Li & Mourikis IJRR 2013, eq. 10–12).
+    /// The clone block P_CC does not change: clones are static.
+    static func propagate(_ state: inout FilterState, phi: BlockMatrix, q: BlockMatrix) {
+        let n = state.dimension
+        var pii = BlockMatrix(zero: 5)
+        for bi in 0..<5 {
+            for bj in 0..<5 {
+                var m = Matrix3.zero
+                for a in 0..<3 { for b in 0..<3 { m[a, b] = state.covariance[(3 * bi + a) * n + 3 * bj + b] } }
+                pii[bi, bj] = m
+            }
+        }
+        let newPii = phi * pii * phi.transpose + q
+        for bi in 0..<5 {
+            for bj in 0..<5 {
+                let m = newPii[bi, bj]
+                for a in 0..<3 { for b in 0..<3 { state.covariance[(3 * bi + a) * n + 3 * bj + b] = m[a, b] } }
+            }
+        }
+        if n > FilterState.imuDimension {
+            // Cross terms with the clones, column by column.
+            var col = [Double](repeating: 0, count: 15)
+            for j in 15..<n {
+                for i in 0..<15 { col[i] = state.covariance[i * n + j] }
+                for i in 0..<15 {
+                    var s = 0.0
+                    let bi = i / 3, a = i % 3
+                    for k in 0..<15 {
+                        let e = phi[bi, k / 3][a, k % 3]
+                        if e != 0 { s += e * col[k] }
+                    }
+                    state.covariance[i * n + j] = s
+                    state.covariance[j * n + i] = s
+                }
+            }
+        }
+        symmetrize(&state)
+    }
+
+    // MARK: Clones
+
+    /// Appends a clone of the current body pose (stochastic cloning, Roumeliotis & Burdick, ICRA
+    /// 2002): the new block rows and columns are copies of the IMU pose rows (θ, p), so the clone is
+    /// perfectly correlated with the pose it copies.
+    static func augmentClone(_ state: inout FilterState, frame: Int) {
+        let n = state.dimension, m = n + 6
+        var p = [Double](repeating: 0, count: m * m)
+        state.covariance.withUnsafeBufferPointer { old in
+            p.withUnsafeMutableBufferPointer { new in
+                for i in 0..<n { for j in 0..<n { new[i * m + j] = old[i * n + j] } }
+                for a in 0..<6 {
+                    for j in 0..<n {
+                        new[(n + a) * m + j] = old[a * n + j]
+                        new[j * m + n + a] = old[j * n + a]
+                    }
+                    for b in 0..<6 { new[(n + a) * m + n + b] = old[a * n + b] }
+                }
+            }
+        }
+        state.covariance = p
+        state.clones.append(Clone(frame: frame, timestamp: state.timestamp, rotation: state.rotation,
+                                  position: state.position, rotationFE: state.rotation, positionFE: state.position))
+    }
+
+    /// Removes clone `k` and its rows and columns: marginalising a Gaussian is deleting its block.
+    static func marginalizeClone(_ state: inout FilterState, at k: Int) {
+        let n = state.dimension, m = n - 6, start = FilterState.cloneColumn(k)
+        var p = [Double](repeating: 0, count: m * m)
+        state.covariance.withUnsafeBufferPointer { old in
+            p.withUnsafeMutableBufferPointer { new in
+                var ni = 0
+                for i in 0..<n where i < start || i >= start + 6 {
+                    var nj = 0
+                    for j in 0..<n where j < start || j >= start + 6 {
+                        new[ni * m + nj] = old[i * n + j]
+                        nj += 1
+                    }
+                    ni += 1
+                }
+            }
+        }
+        state.covariance = p
+        state.clones.remove(at: k)
+    }
+
+    // MARK: Update
+
+    /// The EKF update for the measurement `r = H δx[columns] + n`, `n ~ N(0, σ² I)`, where the
+    /// `m × w` Jacobian `jacobian` (row-major) acts on the contiguous error-state columns `columns`
+    /// (w = `columns.count`) and is zero elsewhere:
+    ///
+    ///     S = H P_cc Hᵀ + σ² I,   K = P[:, c] Hᵀ S⁻¹,   δx = K r,   P ← P − K (P[:, c] Hᵀ)ᵀ
+    ///
+    /// then δx is injected into the mean. Only the upper triangle of P is computed and mirrored, so
+    /// P stays exactly symmetric.
+    /// - Returns: false (state untouched) when S is not positive definite.
+    @discardableResult
+    static func update(_ state: inout FilterState, jacobian h: [Double], columns: Range<Int>, residual r: [Double],
+                       noiseVariance: Double, structure: JacobianStructure = .dense) -> Bool {
+        let n = state.dimension, w = columns.count, m = r.count, c0 = columns.lowerBound
+        precondition(h.count == m * w && columns.upperBound <= n, "Jacobian shape does not match the state")
+        let upper = structure == .upperTriangular
+        // PHt = P[:, c] Hᵀ (n × m). Row-axpy over the Jacobian's columns a in ascending order: the
+        // inner loop runs over a contiguous row of Hᵀ (for an upper-triangular H only j ≤ a).
+        let ht = Dense.transpose(h, rows: m, columns: w)
+        var pht = [Double](repeating: 0, count: n * m)
+        state.covariance.withUnsafeBufferPointer { p in
+            ht.withUnsafeBufferPointer { hT in
+                pht.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<n {
+                        let orow = out.baseAddress! + i * m
+                        for a in 0..<w {
+                            let v = p[i * n + c0 + a]
+                            let hrow = hT.baseAddress! + a * m
+                            let last = upper ? min(a, m - 1) : m - 1
+                            if last < 0 { continue }
+                            for j in 0...last { orow[j] += v * hrow[j] }
+                        }
+                    }
+                }
+            }
+        }
+        // S = H · PHt[c rows] + σ²I (upper triangle, then mirrored).
+        var sm = [Double](repeating: 0, count: m * m)
+        h.withUnsafeBufferPointer { hp in
+            pht.withUnsafeBufferPointer { ph in
+                sm.withUnsafeMutableBufferPointer { out in
+                    for i in 0..<m {
+                        let orow = out.baseAddress! + i * m
+                        for a in (upper ? i : 0)..<w {
+                            let f = hp[i * w + a]
+                            let prow = ph.baseAddress! + (c0 + a) * m
+                            for j in i..<m { orow[j] += f * prow[j] }
+                        }
+                    }
+                }
+            }
+        }
+        for i in 0..<m { for j in 0..<i { sm[i * m + j] = sm[j * m + i] }; sm[i * m + i] += noiseVariance }
+        guard Dense.cholesky(&sm, n: m) else { return false }
+        // K = PHt S⁻¹, solved for all rows at once in the transposed layout (m × n), which makes
+        // every substitution step a contiguous axpy across the n right-hand sides.
+        let phtT = Dense.transpose(pht, rows: n, columns: m)
+        var gainT = phtT
+        Dense.choleskySolveTransposed(sm, n: m, &gainT, count: n)
+        var dx = [Double](repeating: 0, count: n)
+        for j in 0..<m {
+            let rj = r[j]
+            for i in 0..<n { dx[i] += gainT[j * n + i] * rj }
+        }
+        // P ← P − K PHtᵀ (upper triangle, mirrored). acc[j] = Σ_a K_i,a PHt_j,a over a ascending.
+        var acc = [Double](repeating: 0, count: n)
+        state.covariance.withUnsafeMutableBufferPointer { p in
+            gainT.withUnsafeBufferPointer { gt in
+                phtT.withUnsafeBufferPointer { htT in
+                    acc.withUnsafeMutableBufferPointer { ac in
+                        let acp = ac.baseAddress!
+                        for i in 0..<n {
+                            for j in i..<n { acp[j] = 0 }
+                            for a in 0..<m {
+                                let gv = gt[a * n + i]
+                                let hrow = htT.baseAddress! + a * n
+                                for j in i..<n { acp[j] += gv * hrow[j] }
+                            }
+                            for j in i..<n {
+                                p[i * n + j] -= acp[j]
+                                if i != j { p[j * n + i] = p[i * n + j] }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        state.inject(dx)
+        return true
+    }
+
+    /// Makes the covariance exactly symmetric (averaging) so round-off cannot accumulate.
+    static func symmetrize(_ state: inout FilterState) {
+        let n = state.dimension
+        state.covariance.withUnsafeMutableBufferPointer { p in
+            for i in 0..<n {
+                for j in (i + 1)..<max(i + 1, n) {
+                    let s = 0.5 * (p[i * n + j] + p[j * n + i])
+                    p[i * n + j] = s
+                    p[j * n + i] = s
+                }
+            }
+        }
+    }
+}

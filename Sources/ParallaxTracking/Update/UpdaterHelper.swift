@@ -1,0 +1,184 @@
+import ParallaxMath
+
+/// The steps of one MSCKF feature update, each spelled out (OpenVINS's `UpdaterHelper`), in the
+/// order ``MSCKFUpdater`` runs them: linearise → null-space projection → χ² gate → compression.
+/// The EKF update itself is ``StateHelper/update(_:jacobian:columns:residual:noiseVariance:structure:)``.
+enum UpdaterHelper {
+    /// One feature's stacked measurement model `r = H_x δx_C + H_f δX + n`, over the clones that saw it.
+    struct FeatureLinearization {
+        /// Clone indices of the observations, in observation order (distinct frames).
+        var involved: [Int]
+        /// Rows: 2 per camera observation.
+        var rows: Int
+        /// Columns of `hx`: 6 per involved clone.
+        var columns: Int
+        /// `rows × columns` Jacobian with respect to the involved clones' [δθ, δp].
+        var hx: [Double]
+        /// `rows × 3` Jacobian with respect to the feature position.
+        var hf: [Double]
+        /// Reprojection residuals in normalised coordinates.
+        var residual: [Double]
+    }
+
+    /// Step 1 (Mourikis & Roumeliotis, ICRA 2007, §III-C, eq. 19–22): residuals and Jacobians of
+    /// every observation of a feature at world point `x`.
+    ///
+    /// Residuals use the clones' current estimates; Jacobians use their first estimates (FEJ, Li &
+    /// Mourikis IJRR 2013), so the linearised system keeps yaw and position unobservable. With the
+    /// world-frame rotation error on the body, ∂p_cam/∂X = R_wcᵀ, ∂p_cam/∂δθ = R_wcᵀ [X − p_body]×,
+    /// ∂p_cam/∂δp = −R_wcᵀ. Returns nil when the point is (nearly) behind a camera in either estimate.
+    static func linearize(_ obs: [Observation], point x: Vector3, cloneIndex: [Int: Int], state: FilterState,
+                          rig: CameraRig) -> FeatureLinearization? {
+        guard let involved = try? obs.map({ o -> Int in
+            guard let k = cloneIndex[o.frame] else { throw MissingClone() }
+            return k
+        }) else { return nil }
+        let c = involved.count * 6
+        let m = obs.reduce(0) { $0 + ($1.right != nil && rig.hasRight ? 4 : 2) }
+        var hx = [Double](repeating: 0, count: m * c)
+        var hf = [Double](repeating: 0, count: m * 3)
+        var r = [Double](repeating: 0, count: m)
+        var row = 0
+        for (k, o) in obs.enumerated() {
+            let clone = state.clones[involved[k]]
+            for cam in (o.right != nil && rig.hasRight) ? [0, 1] : [0] {
+                let z = cam == 0 ? o.left : (o.right ?? o.left)
+                // Residual with current estimates.
+                let (rc, pc) = rig.cameraPose(cam, bodyRotation: clone.rotation, bodyPosition: clone.position)
+                let pCam = rc.transpose * (x - pc)
+                // Jacobians with first estimates.
+                let (rcF, pcF) = rig.cameraPose(cam, bodyRotation: clone.rotationFE, bodyPosition: clone.positionFE)
+                let pCamF = rcF.transpose * (x - pcF)
+                guard pCam.z > 0.05, pCamF.z > 0.05 else { continue }
+                r[row] = z.x - pCam.x / pCam.z
+                r[row + 1] = z.y - pCam.y / pCam.z
+                let iz = 1 / pCamF.z
+                let d0 = Vector3(iz, 0, -pCamF.x * iz * iz)
+                let d1 = Vector3(0, iz, -pCamF.y * iz * iz)
+                let rt = rcF.transpose
+                let jf0 = rt.transpose * d0, jf1 = rt.transpose * d1   // rows of d·R_wcᵀ as vectors
+                let skew = Matrix3.skew(x - clone.positionFE)
+                let jt0 = skew.transpose * jf0, jt1 = skew.transpose * jf1
+                for a in 0..<3 {
+                    hf[row * 3 + a] = jf0[a]
+                    hf[(row + 1) * 3 + a] = jf1[a]
+                    hx[row * c + 6 * k + a] = jt0[a]
+                    hx[(row + 1) * c + 6 * k + a] = jt1[a]
+                    hx[row * c + 6 * k + 3 + a] = -jf0[a]
+                    hx[(row + 1) * c + 6 * k + 3 + a] = -jf1[a]
+                }
+                row += 2
+            }
+        }
+        guard row == m else { return nil }
+        return FeatureLinearization(involved: involved, rows: m, columns: c, hx: hx, hf: hf, residual: r)
+    }
+
+    private struct MissingClone: Error {}
+
+    /// Step 2 (eq. 23–24): the feature position leaves the problem.
+    ///
+    /// Applies Householder reflections that make the `m×3` block `hf` upper triangular to the rows of
+    /// `hx` (`m×c`) and `r` (`m`), then drops the first three rows: the result spans the left null
+    /// space of `hf` (Mourikis & Roumeliotis 2007, eq. 23–24, computed without forming the null basis).
+    /// Returns the projected `(m−3)×c` matrix and residual; `nil` when `m ≤ 3`.
+    static func nullSpaceProject(hf: inout [Double], hx: inout [Double], r: inout [Double], rows m: Int, columns c: Int)
+        -> (hx: [Double], r: [Double])? {
+        guard m > 3 else { return nil }
+        var v = [Double](repeating: 0, count: m)
+        for j in 0..<3 {
+            // Householder vector for column j, rows j..<m.
+            var norm2 = 0.0
+            for i in j..<m { norm2 += hf[i * 3 + j] * hf[i * 3 + j] }
+            let norm = norm2.squareRoot()
+            if norm < 1e-300 { continue }
+            let x0 = hf[j * 3 + j]
+            let alpha = x0 >= 0 ? -norm : norm
+            for i in j..<m { v[i] = hf[i * 3 + j] }
+            v[j] = x0 - alpha
+            var vv = 0.0
+            for i in j..<m { vv += v[i] * v[i] }
+            if vv < 1e-300 { continue }
+            let beta = 2 / vv
+            // Apply (I − β v vᵀ) to hf's remaining columns, hx and r.
+            for col in j..<3 {
+                var s = 0.0
+                for i in j..<m { s += v[i] * hf[i * 3 + col] }
+                s *= beta
+                for i in j..<m { hf[i * 3 + col] -= s * v[i] }
+            }
+            hx.withUnsafeMutableBufferPointer { h in
+                for col in 0..<c {
+                    var s = 0.0
+                    for i in j..<m { s += v[i] * h[i * c + col] }
+                    s *= beta
+                    if s != 0 { for i in j..<m { h[i * c + col] -= s * v[i] } }
+                }
+            }
+            var s = 0.0
+            for i in j..<m { s += v[i] * r[i] }
+            s *= beta
+            for i in j..<m { r[i] -= s * v[i] }
+        }
+        let out = Array(hx[(3 * c)...])
+        return (out, Array(r[3...]))
+    }
+
+    /// Where an involved clone's 6 columns sit in the window's clone block, with runs of
+    /// consecutive clones merged: their columns are contiguous both in the projected Jacobian and in
+    /// the covariance, so gathers and accumulations copy whole runs at a time.
+    struct CloneColumns {
+        /// For each Jacobian column, its column in the clone block (0-based after the IMU block).
+        var window: [Int]
+        /// Runs of contiguous columns: start in the Jacobian, start in the clone block, width.
+        var runs: [(hoStart: Int, infoStart: Int, width: Int)]
+
+        init(involved: [Int]) {
+            let c = involved.count * 6
+            window = (0..<c).map { 6 * involved[$0 / 6] + $0 % 6 }
+            runs = []
+            for kb in 0..<involved.count {
+                if let last = runs.last, last.infoStart + last.width == 6 * involved[kb],
+                   last.hoStart + last.width == 6 * kb {
+                    runs[runs.count - 1].width += 6
+                } else {
+                    runs.append((6 * kb, 6 * involved[kb], 6))
+                }
+            }
+        }
+    }
+
+    /// Step 3 (eq. 25 and OpenVINS's Mahalanobis gate): γ = rᵀ (H P Hᵀ + σ²I)⁻¹ r against the χ²
+    /// quantile of `probability` for `rows` degrees of freedom. `h` is `rows × columns.window.count`.
+    static func passesChiSquared(h: [Double], residual: [Double], rows: Int, columns: CloneColumns,
+                                 state: FilterState, noiseVariance: Double, probability: Double) -> Bool {
+        let c = columns.window.count, n = state.dimension
+        var pSub = [Double](repeating: 0, count: c * c)
+        state.covariance.withUnsafeBufferPointer { p in
+            pSub.withUnsafeMutableBufferPointer { ps in
+                for a in 0..<c {
+                    let src = p.baseAddress! + (FilterState.imuDimension + columns.window[a]) * n + FilterState.imuDimension
+                    let dst = ps.baseAddress! + a * c
+                    for run in columns.runs { (dst + run.hoStart).update(from: src + run.infoStart, count: run.width) }
+                }
+            }
+        }
+        return passesChiSquared(h: h, residual: residual, rows: rows, covariance: pSub, columns: c,
+                                noiseVariance: noiseVariance, probability: probability)
+    }
+
+    /// The χ² gate for a measurement with Jacobian `h` (`rows × columns`) on a state block whose
+    /// covariance is `covariance` (`columns × columns`).
+    static func passesChiSquared(h: [Double], residual: [Double], rows: Int, covariance: [Double], columns c: Int,
+                                 noiseVariance: Double, probability: Double) -> Bool {
+        let hp = Dense.multiply(h, covariance, rows: rows, inner: c, columns: c)
+        // Only the lower triangle: `cholesky` and `forwardSubstitute` read nothing else.
+        var s = Dense.multiplyTransposedLower(hp, h, rows: rows, inner: c)
+        for i in 0..<rows { s[i * rows + i] += noiseVariance }
+        var y = residual
+        guard Dense.cholesky(&s, n: rows) else { return false }
+        Dense.forwardSubstitute(s, n: rows, &y)
+        let gamma = y.reduce(0) { $0 + $1 * $1 }
+        return gamma <= ChiSquared.quantile(dof: rows, probability: probability)
+    }
+}

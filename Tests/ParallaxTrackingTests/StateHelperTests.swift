@@ -1,0 +1,116 @@
+import ParallaxMath
+import Testing
+@testable import ParallaxTracking
+
+/// ``StateHelper`` against dense references: the EKF update against an explicit
+/// `K = P Hᵀ S⁻¹` solve, cloning and marginalisation as row/column bookkeeping.
+@Suite("State helper")
+struct StateHelperTests {
+    typealias Support = EstimatorTestSupport
+
+    /// The textbook update with ParallaxMath's general matrices: returns (P⁺, δx).
+    static func reference(_ s: FilterState, h: [Double], columns: Range<Int>, r: [Double], variance: Double)
+        throws -> (Matrix, [Double]) {
+        let n = s.dimension, m = r.count, w = columns.count
+        let p = Matrix(rows: n, cols: n, elements: s.covariance)
+        var hFull = Matrix(rows: m, cols: n)
+        for i in 0..<m { for a in 0..<w { hFull[i, columns.lowerBound + a] = h[i * w + a] } }
+        let pht = p * hFull.transpose
+        let sMatrix = hFull * pht + Matrix(diagonal: [Double](repeating: variance, count: m))
+        let gain = try Cholesky(sMatrix).solve(pht.transpose).transpose   // K = P Hᵀ S⁻¹ (S symmetric)
+        let dx = gain * r
+        return (p - gain * sMatrix * gain.transpose, dx)
+    }
+
+    static func expectClose(_ a: [Double], _ b: [Double], tolerance: Double) {
+        #expect(a.count == b.count)
+        let worst = zip(a, b).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst <= tolerance, "largest difference \(worst)")
+    }
+
+    @Test("Dense update matches P − K S Kᵀ and δx = K r")
+    func denseUpdate() throws {
+        let s = Support.state(clones: 3, seed: 1)
+        var rng = Support.Numbers(seed: 2)
+        let columns = 15..<33, m = 7
+        let h = (0..<(m * columns.count)).map { _ in rng.next() }
+        let r = (0..<m).map { _ in 0.01 * rng.next() }
+        let (pRef, dxRef) = try Self.reference(s, h: h, columns: columns, r: r, variance: 1e-4)
+        var updated = s
+        #expect(StateHelper.update(&updated, jacobian: h, columns: columns, residual: r, noiseVariance: 1e-4))
+        Self.expectClose(updated.covariance, pRef.elements, tolerance: 1e-12)
+        Self.expectClose(Support.errorState(from: s, to: updated), dxRef, tolerance: 1e-10)
+        // Exactly symmetric.
+        let n = updated.dimension
+        for i in 0..<n { for j in 0..<i { #expect(updated.covariance[i * n + j] == updated.covariance[j * n + i]) } }
+    }
+
+    @Test("Upper-triangular Jacobians: same numbers as the dense path, and as the reference")
+    func upperTriangularUpdate() throws {
+        let s = Support.state(clones: 2, seed: 3)
+        var rng = Support.Numbers(seed: 4)
+        let columns = 15..<27, w = 12
+        var h = [Double](repeating: 0, count: w * w)
+        for i in 0..<w { for a in i..<w { h[i * w + a] = rng.next() + (a == i ? 2 : 0) } }
+        let r = (0..<w).map { _ in 0.01 * rng.next() }
+        var dense = s, upper = s
+        StateHelper.update(&dense, jacobian: h, columns: columns, residual: r, noiseVariance: 1e-4)
+        StateHelper.update(&upper, jacobian: h, columns: columns, residual: r, noiseVariance: 1e-4,
+                           structure: .upperTriangular)
+        #expect(dense.covariance == upper.covariance)
+        #expect(dense.position == upper.position)
+        let (pRef, _) = try Self.reference(s, h: h, columns: columns, r: r, variance: 1e-4)
+        Self.expectClose(upper.covariance, pRef.elements, tolerance: 1e-12)
+    }
+
+    @Test("A clone copies the IMU pose rows; marginalising deletes exactly its rows and columns")
+    func cloneAndMarginalize() {
+        let s = Support.state(clones: 2, seed: 5)
+        let n = s.dimension
+        var a = s
+        StateHelper.augmentClone(&a, frame: 9)
+        let m = a.dimension
+        #expect(m == n + 6)
+        #expect(a.clones.last?.frame == 9)
+        #expect(a.clones.last?.rotation == s.rotation && a.clones.last?.position == s.position)
+        #expect(a.clones.last?.rotationFE == s.rotation && a.clones.last?.positionFE == s.position)
+        for i in 0..<n { for j in 0..<n { #expect(a.covariance[i * m + j] == s.covariance[i * n + j]) } }
+        for k in 0..<6 {
+            for j in 0..<n { #expect(a.covariance[(n + k) * m + j] == s.covariance[k * n + j]) }
+            for l in 0..<6 { #expect(a.covariance[(n + k) * m + n + l] == s.covariance[k * n + l]) }
+        }
+        // Marginalise the middle clone (frame 2): rows/columns 21..<27 of the 33×33 covariance go.
+        var b = a
+        StateHelper.marginalizeClone(&b, at: 1)
+        #expect(b.clones.map(\.frame) == [1, 9])
+        let kept = Array(0..<21) + Array(27..<33)
+        #expect(b.dimension == kept.count)
+        for (i, oi) in kept.enumerated() {
+            for (j, oj) in kept.enumerated() { #expect(b.covariance[i * b.dimension + j] == a.covariance[oi * m + oj]) }
+        }
+    }
+
+    @Test("Zero-velocity update: accepted near rest and matches the reference; rejected when sure of motion")
+    func zeroVelocityUpdate() throws {
+        var s = Support.state(clones: 1, seed: 6)
+        s.velocity = Vector3(0.003, -0.002, 0.001)
+        var updated = s
+        #expect(ZeroVelocityUpdater(sigma: 0.01).update(&updated))
+        let h: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        let (pRef, dxRef) = try StateHelperTests.reference(s, h: h, columns: 6..<9, r: [-0.003, 0.002, -0.001],
+                                                           variance: 1e-4)
+        Self.expectClose(updated.covariance, pRef.elements, tolerance: 1e-12)
+        Self.expectClose(Support.errorState(from: s, to: updated), dxRef, tolerance: 1e-10)
+        #expect(updated.velocity.norm < s.velocity.norm)
+
+        // A filter certain (σ 1 mm/s) of 1 m/s does not accept "still".
+        var moving = Support.state(clones: 0, seed: 7)
+        moving.velocity = Vector3(1, 0, 0)
+        let n = moving.dimension
+        for i in 6..<9 { for j in 0..<n where j != i { moving.covariance[i * n + j] = 0; moving.covariance[j * n + i] = 0 } }
+        for i in 6..<9 { moving.covariance[i * n + i] = 1e-6 }
+        let before = moving
+        #expect(!ZeroVelocityUpdater(sigma: 0.01).update(&moving))
+        #expect(moving.covariance == before.covariance && moving.velocity == before.velocity)
+    }
+}
