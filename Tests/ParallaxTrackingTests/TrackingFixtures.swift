@@ -35,8 +35,8 @@ enum TrackingFixtures {
     /// `parallax simulate --scene Scenes/<scene>.json --trajectory … --duration 30 --stereo --seed 1` writes.
     /// Mono runs use its cam0 (the same images a mono simulation renders), which halves the
     /// generation cost. Returns nil (with the reason) when the shared trajectories are absent.
-    static func simulated(trajectory: String) throws -> (EuRoCDataset?, String) {
-        let stereo = true
+    /// Handheld runs (`stereo: false`) render cam0 alone: a mono dataset, as a phone records.
+    static func simulated(trajectory: String, stereo: Bool = true) throws -> (EuRoCDataset?, String) {
         let trajectoryURL = shared.appendingPathComponent("trajectories/\(trajectory).txt")
         guard FileManager.default.fileExists(atPath: trajectoryURL.path) else {
             return (nil, "skipped: \(trajectoryURL.path) not found")

@@ -44,6 +44,8 @@ struct EstimatorHealth {
     var framesSinceInit = 0
     /// Frames to report `limited(relocalizing)` after a reset (0 when there was none).
     var relocalizingFrames = 0
+    /// Frames since a feature track last passed into an update (nothing else constrains translation).
+    var framesSinceTrackUpdate = 0
 
     /// Adds one frame's update outcome, keeping the last `window`.
     mutating func record(used: Int, rejected: Int, window: Int) {
@@ -67,6 +69,14 @@ struct EstimatorHealth {
 struct StartupWindow {
     /// Start of the current visually still stretch.
     var stillSince: Double?
+    /// For the latest frames: whether the image showed no translation (still, or turning in place).
+    var recentSteadiness: [Bool] = []
+
+    /// Most of the latest `window` frames showed no image translation: a hand holding the device
+    /// (single frames of a tremor can exceed the threshold, so one is not enough to break it).
+    func isSteady(window: Int) -> Bool {
+        recentSteadiness.count >= window && recentSteadiness.filter { $0 }.count * 5 >= window * 4
+    }
     /// Stereo body velocities of recent frames (gravity from motion).
     var stereoVelocities: [(time: Double, velocity: Vector3)] = []
     /// Features of recent frames (visual–inertial alignment from motion).
@@ -86,8 +96,8 @@ struct FrameMemory {
     var lastFrameTime = -Double.infinity
     /// The last result (answer to a repeated frame).
     var lastResult: TrackingResult?
-    /// Pixel positions of the previous frame's features (stillness test).
-    var previousPixels: [Int: Vector2] = [:]
+    /// Pixel and normalised positions of the previous frame's features (image-motion tests).
+    var previousPixels: [Int: (pixel: Vector2, normalized: Vector2)] = [:]
     /// The previous frame's features (stereo velocity at initialisation from motion).
     var previousFeatures: [TrackedFeature] = []
 }

@@ -2,15 +2,34 @@ import ParallaxMath
 import ParallaxVision
 
 extension EstimatorCore {
-    /// True when the image content has not moved since the previous frame: the median feature
-    /// displacement is below `configuration.stationaryPixelThreshold` over enough features.
-    func isStationary(_ frame: FeatureFrame) -> Bool {
-        var d: [Double] = []
-        d.reserveCapacity(frame.features.count)
-        for f in frame.features { if let p = memory.previousPixels[f.id] { d.append((f.pixel - p).norm) } }
-        guard d.count >= configuration.minimumFeatures else { return false }
-        d.sort()
-        return d[d.count / 2] < configuration.stationaryPixelThreshold
+    /// How the image moved since the previous frame, over the features seen in both (nil when
+    /// fewer than `configuration.minimumFeatures`). `rotation` is the gyro-predicted cam0 rotation
+    /// (`p_cur = R p_prev`); without it nothing is derotated.
+    func imageMotion(_ frame: FeatureFrame, rotation: Matrix3?) -> ImageMotion? {
+        var raw: [Double] = [], derotated: [Double] = []
+        raw.reserveCapacity(frame.features.count)
+        derotated.reserveCapacity(frame.features.count)
+        let focal = 0.5 * (camera0Model.fx + camera0Model.fy)
+        for f in frame.features {
+            guard let p = memory.previousPixels[f.id] else { continue }
+            raw.append((f.pixel - p.pixel).norm)
+            var predicted = p.normalized
+            if let rotation {
+                let b = rotation * Vector3(p.normalized.x, p.normalized.y, 1)
+                if b.z > 1e-6 { predicted = Vector2(b.x / b.z, b.y / b.z) }
+            }
+            derotated.append((f.normalized - predicted).norm * focal)
+        }
+        guard raw.count >= configuration.minimumFeatures else { return nil }
+        raw.sort()
+        derotated.sort()
+        return ImageMotion(median: raw[raw.count / 2], derotatedMedian: derotated[derotated.count / 2])
+    }
+
+    /// No visual information on translation lately: no track was used for a few frames, or the
+    /// velocity is still uncertain.
+    func lacksTranslationConstraint(_ s: FilterState) -> Bool {
+        health.framesSinceTrackUpdate >= 3 || s.velocitySigma > configuration.convergedVelocitySigma
     }
 
     /// The tracks to use this frame (OpenVINS's choice): every lost track long enough to
@@ -47,6 +66,7 @@ extension EstimatorCore {
             updater.maxTriangulationError = configuration.maxTriangulationError
             let (outcome, _) = updater.update(&s, tracks: selected)
             recordUpdate(used: outcome.used, rejected: outcome.rejected)
+            if outcome.used > 0 { health.framesSinceTrackUpdate = 0 }
         }
         while s.clones.count > configuration.windowSize {
             let gone = s.clones[0].frame
@@ -76,5 +96,22 @@ extension EstimatorCore {
             }
         }
         return out
+    }
+}
+
+/// Image motion between two frames, as the median feature displacement in pixels.
+struct ImageMotion {
+    /// Median displacement.
+    var median: Double
+    /// Median displacement left once the gyro-predicted rotation is removed: what only a
+    /// translation of the camera (or a gyro error) explains.
+    var derotatedMedian: Double
+
+    /// Nothing moved: the camera is at rest.
+    func isStill(_ c: TrackerConfiguration) -> Bool { median < c.stationaryPixelThreshold }
+
+    /// The image moved, but only as a rotation explains: a hand turning the device in place.
+    func isTurningInPlace(_ c: TrackerConfiguration) -> Bool {
+        !isStill(c) && derotatedMedian < c.turningInPlacePixelThreshold
     }
 }

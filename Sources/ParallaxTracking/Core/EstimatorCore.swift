@@ -78,9 +78,9 @@ struct EstimatorCore {
         // Front-end with a gyro-predicted rotation.
         let t0 = threadCPUMilliseconds()
         var frame: FeatureFrame?
+        let predicted = predictedCameraRotation(from: previousFrameTime, to: timestamp)
         if let left, let plane = FloatPlane(width: left.width, height: left.height, gray8: left.pixels) {
             let rightPlane = right.flatMap { FloatPlane(width: $0.width, height: $0.height, gray8: $0.pixels) }
-            let predicted = predictedCameraRotation(from: previousFrameTime, to: timestamp)
             frame = tracker.process(image: plane, timestamp: timestamp, rightImage: isStereo ? rightPlane : nil,
                                     predictedRotation: predicted)
         }
@@ -89,17 +89,23 @@ struct EstimatorCore {
         let featureCount = frame?.features.count ?? 0
 
         // Back-end.
-        if state == nil { prepareStart(at: timestamp, frame: frame, previousFrameTime: previousFrameTime) }
+        let motion = frame.flatMap { imageMotion($0, rotation: predicted) }
+        if state == nil { prepareStart(at: timestamp, frame: frame, motion: motion, previousFrameTime: previousFrameTime) }
         if var s = state {
             Propagator(noise: noise, gap: configuration.imuGaps).propagate(&s, to: timestamp, samples: imu.slice(from: s.timestamp))
             // A dropped image only propagates: the front-end did not see it, so no track ended.
             // A still camera (no image motion) gets a zero-velocity update instead of a clone, so the
             // window keeps frames with parallax (OpenVINS's ZUPT, Geneva et al. ICRA 2020).
-            let still = frame.map { isStationary($0) } ?? false
+            let still = motion?.isStill(configuration) ?? false
             if still {
                 let accepted = ZeroVelocityUpdater(sigma: configuration.zeroVelocitySigma).update(&s)
                 recordUpdate(used: accepted ? 1 : 0, rejected: accepted ? 0 : configuration.zeroVelocityRejectionWeight)
+            } else if motion?.isTurningInPlace(configuration) == true, lacksTranslationConstraint(s) {
+                // A hand holding the device: the image moves, but only as the gyro says it turns.
+                // Without tracks that triangulate, nothing else keeps the velocity from drifting.
+                ZeroVelocityUpdater(sigma: configuration.handheldHoldVelocitySigma).update(&s)
             }
+            health.framesSinceTrackUpdate += 1
             if let frame, !still {
                 memory.frameCounter += 1
                 StateHelper.augmentClone(&s, frame: memory.frameCounter)
@@ -115,7 +121,7 @@ struct EstimatorCore {
         }
 
         if let frame {
-            memory.previousPixels = Dictionary(uniqueKeysWithValues: frame.features.map { ($0.id, $0.pixel) })
+            memory.previousPixels = Dictionary(uniqueKeysWithValues: frame.features.map { ($0.id, ($0.pixel, $0.normalized)) })
             memory.previousFeatures = frame.features
         }
         let points = state != nil ? featurePoints(frame) : []
@@ -128,13 +134,18 @@ struct EstimatorCore {
     }
 
     /// Before the first state: tracks stillness and the alignment's frames, then tries to start.
-    private mutating func prepareStart(at timestamp: Double, frame: FeatureFrame?, previousFrameTime: Double) {
+    private mutating func prepareStart(at timestamp: Double, frame: FeatureFrame?, motion: ImageMotion?,
+                                       previousFrameTime: Double) {
         // Visual stillness gates the static initialiser: a hovering drone or a smooth hand-held
         // motion can have a quiet IMU while moving at constant velocity.
-        if let frame, isStationary(frame) {
+        if motion?.isStill(configuration) == true {
             if startup.stillSince == nil { startup.stillSince = previousFrameTime }
         } else {
             startup.stillSince = nil
+        }
+        if let motion {
+            startup.recentSteadiness.append(motion.isStill(configuration) || motion.isTurningInPlace(configuration))
+            if startup.recentSteadiness.count > configuration.steadinessWindow { startup.recentSteadiness.removeFirst() }
         }
         if let frame {
             let observations = frame.features.map { ($0.id, $0.normalized, isStereo ? $0.rightNormalized : nil) }

@@ -16,6 +16,7 @@ extension EstimatorCore {
         var nav: NavigationState
         var uncertainty: TrackerConfiguration.InitialUncertainty
         let visuallyStill = startup.stillSince.map { t - $0 >= configuration.staticInitializer.window * 0.5 } ?? false
+        let handheldSteady = startup.isSteady(window: configuration.steadinessWindow)
         if visuallyStill, let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
             nav = r.state
             uncertainty = priors.fromRest
@@ -50,6 +51,11 @@ extension EstimatorCore {
                     uncertainty.tilt = priors.alignedTilt
                 }
                 if vNow != nil { uncertainty.velocity = priors.stereoVelocity }
+            } else if handheldSteady {
+                // Mono, turning in place (a hand): no parallax to align, but the velocity is small.
+                vNow = .zero
+                uncertainty.tilt = priors.alignedTilt
+                uncertainty.velocity = configuration.handheldHoldVelocitySigma
             } else if newest.timestamp - first < configuration.alignmentTimeout {
                 return   // mono: wait for enough parallax to align
             }

@@ -53,6 +53,17 @@ public struct TrackerConfiguration: Sendable {
     public var stationaryPixelThreshold: Double = 0.2
     /// Standard deviation (m/s) of the zero-velocity measurement applied while still.
     public var zeroVelocitySigma: Double = 0.01
+    /// Median feature motion (pixels per frame) left after removing the gyro-predicted rotation,
+    /// below which a moving image is taken as the device turning in place (a hand's tremor).
+    /// 1 px at 20 Hz is ≈ 9 cm/s at 2 m with EuRoC's 458 px focal length; on simulated TUM-VI
+    /// handheld starts the tremor leaves 0.2–0.9 px and walking away 2–7 px.
+    public var turningInPlacePixelThreshold: Double = 1.0
+    /// Standard deviation (m/s) of the velocity hold applied while turning in place with no track
+    /// constraining translation: a hand drifts by a few cm/s.
+    public var handheldHoldVelocitySigma: Double = 0.05
+    /// Frames over which a start is judged steady (no image translation in at least 80 % of them)
+    /// before a mono start without parallax may begin at zero velocity.
+    public var steadinessWindow: Int = 10
     /// Minimum number of features the front-end must track for `normal` tracking.
     public var minimumFeatures: Int = 15
     /// Angular rate (rad/s) above which tracking is reported `limited(excessiveMotion)`.
