@@ -86,22 +86,34 @@ public final class CameraRenderer {
     /// `gain` (exposure) and Gaussian noise of `noiseSigma` grey levels, then rounding to 8 bits.
     public func warp(wide: [Float], gain: Float, noiseSigma: Float, random: inout SeededRandom) -> GrayImage {
         let w = lens.calibration.width, h = lens.calibration.height
-        let ww = wideSize.width
         var out = GrayImage(width: w, height: h, fill: 0)
         for i in 0..<(w * h) {
-            let x = lookup[2 * i], y = lookup[2 * i + 1]
-            var value: Float = 0
-            if !x.isNaN {
-                let x0 = min(Int(x), wideSize.width - 2), y0 = min(Int(y), wideSize.height - 2)
-                let fx = x - Float(x0), fy = y - Float(y0)
-                let a = wide[y0 * ww + x0], b = wide[y0 * ww + x0 + 1]
-                let c = wide[(y0 + 1) * ww + x0], d = wide[(y0 + 1) * ww + x0 + 1]
-                value = (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
-            }
-            if noiseSigma > 0 { value = value * gain + noiseSigma * Float(random.gaussian()) } else { value *= gain }
-            out.pixels[i] = UInt8(max(0, min(255, value.rounded())))
+            let value = sample(wide, pixel: i)
+            out.pixels[i] = Self.quantise(value, gain: gain, noiseSigma: noiseSigma, random: &random)
         }
         return out
+    }
+
+    /// The wide image bilinearly sampled where output pixel `i` (row-major) looks; 0 outside.
+    @inline(__always)
+    func sample(_ wide: [Float], pixel i: Int) -> Float {
+        let x = lookup[2 * i], y = lookup[2 * i + 1]
+        guard !x.isNaN else { return 0 }
+        let ww = wideSize.width
+        let x0 = min(Int(x), wideSize.width - 2), y0 = min(Int(y), wideSize.height - 2)
+        let fx = x - Float(x0), fy = y - Float(y0)
+        let a = wide[y0 * ww + x0], b = wide[y0 * ww + x0 + 1]
+        let c = wide[(y0 + 1) * ww + x0], d = wide[(y0 + 1) * ww + x0 + 1]
+        return (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
+    }
+
+    /// Applies the gain, adds noise (one Gaussian draw per pixel when `noiseSigma > 0`) and
+    /// rounds to 8 bits.
+    @inline(__always)
+    static func quantise(_ value: Float, gain: Float, noiseSigma: Float, random: inout SeededRandom) -> UInt8 {
+        var value = value
+        if noiseSigma > 0 { value = value * gain + noiseSigma * Float(random.gaussian()) } else { value *= gain }
+        return UInt8(max(0, min(255, value.rounded())))
     }
 
     /// Renders the scene seen from `T_world_camera` (OpenCV camera in the z-up world) and returns
