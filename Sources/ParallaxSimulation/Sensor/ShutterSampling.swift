@@ -70,6 +70,13 @@ public struct ShutterSampling: Sendable, Equatable {
         rowWeights = rowsOut
     }
 
+    /// The first and last image row that use render `j` (nil when none does).
+    public func rowsUsing(render j: Int) -> ClosedRange<Int>? {
+        guard let first = rowWeights.firstIndex(where: { $0.contains { $0.render == j } }),
+              let last = rowWeights.lastIndex(where: { $0.contains { $0.render == j } }) else { return nil }
+        return first...last
+    }
+
     /// ∫_{−∞}^{x} max(0, 1 − |s|) ds.
     static func tentIntegral(_ x: Double) -> Double {
         if x <= -1 { return 0 }
