@@ -108,6 +108,22 @@ import Testing
         #expect(recorded.allSatisfy { abs($0.exposureTime / 0.005 * $0.gain - $0.brightness) < 1e-9 })
     }
 
+    @Test func sensorYAMLStatesKalibrTimingUnlessHidden() throws {
+        var effects = SensorProfile.phone.effects
+        let stated = try simulate("timing", effects: effects, images: false)
+        effects.statesTimingInCalibration = false
+        let hidden = try simulate("timing-hidden", effects: effects, images: false)
+        defer { for f in [stated, hidden] { try? FileManager.default.removeItem(at: f) } }
+        let camera = try EuRoCDataset(url: stated).cameras[0]
+        #expect(camera.timeOffset == 0.01 && camera.lineDelay == 0.02 / 120)
+        let yaml = try String(contentsOf: stated.appendingPathComponent("mav0/cam0/sensor.yaml"), encoding: .utf8)
+        #expect(yaml.contains("timeshift_cam_imu: 0.01") && yaml.contains("line_delay: "))
+        let bare = try EuRoCDataset(url: hidden).cameras[0]
+        #expect(bare.timeOffset == nil && bare.lineDelay == nil)
+        let truth = try meta(hidden)
+        #expect(truth.profile == "phone" && truth.lineDelay == 0.02 / 120 && truth.timestampRow == 59.5 && !truth.timingStatedInSensorYAML)
+    }
+
     @Test func profilesAndValidation() throws {
         #expect(SensorProfile.ideal.effects.isIdeal)
         let phone = SensorProfile.phone.effects

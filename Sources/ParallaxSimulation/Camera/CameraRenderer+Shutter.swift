@@ -77,7 +77,7 @@ extension CameraRenderer {
     /// An upper estimate of image motion (px/s) for a camera turning at `angularSpeed` (rad/s)
     /// and moving at `speed` (m/s), taking scene points no nearer than `nearestDepth` metres
     /// and allowing for the lens's largest magnification (wide render focal length × 1.5).
-    func pixelSpeed(angularSpeed: Double, speed: Double, nearestDepth: Double = 0.5) -> Double {
+    func pixelSpeed(angularSpeed: Double, speed: Double, nearestDepth: Double = 1) -> Double {
         1.5 * wideFocal * (angularSpeed + speed / nearestDepth)
     }
 }

@@ -106,7 +106,7 @@ public struct SensorEffects: Sendable, Equatable {
     /// `timeshift_cam_imu` and `line_delay`), as a calibrated rig would; false hides them.
     public var statesTimingInCalibration = true
     /// Most renders per frame and camera for blur and rolling shutter (bounds the cost).
-    public var maxRendersPerFrame = 12
+    public var maxRendersPerFrame = 8
     /// Image motion allowed between two consecutive renders, in pixels.
     public var pixelsPerRender = 1.0
 
@@ -123,6 +123,9 @@ public struct SensorEffects: Sendable, Equatable {
     /// omitted when `statesTimingInCalibration` is false or no effect is on).
     public func statedCalibration(_ calibration: CameraCalibration) -> CameraCalibration {
         var c = calibration
+        // Timing read from a --calibration dataset does not describe these images.
+        c.timeOffset = nil
+        c.lineDelay = nil
         guard statesTimingInCalibration, !isIdeal else { return c }
         c.timeOffset = timeshiftCamIMU
         if rollingShutterReadout > 0 { c.lineDelay = rollingShutterReadout / Double(c.height) }
