@@ -25,6 +25,9 @@ public struct SimulationConfiguration: Sendable {
     public var initialGyroscopeBias = Vector3(0.002, -0.001, 0.0015)
     /// Initial biases of the IMU.
     public var initialAccelerometerBias = Vector3(0.03, -0.02, 0.04)
+    /// Camera imperfections (exposure blur, rolling shutter, time shift, calibration error,
+    /// auto-exposure); none by default, which keeps the output byte-identical to earlier versions.
+    public var sensorEffects = SensorEffects()
 
     /// Creates the default configuration (mono EuRoC camera, EuRoC IMU, seed 1).
     public init() {}
@@ -63,7 +66,7 @@ public final class Simulator {
     public let configuration: SimulationConfiguration
     /// Placement of the z-up world in the scene.
     public let alignment: SceneAlignment
-    private var renderer: OffscreenRenderer?
+    var renderer: OffscreenRenderer?
 
     /// Prepares a simulation. The renderer is created lazily on the first frame.
     public init(scene: Scene, trajectory: CumulativeBSpline, configuration: SimulationConfiguration, alignment: SceneAlignment) {
@@ -73,7 +76,9 @@ public final class Simulator {
         self.alignment = alignment
     }
 
-    /// Runs the simulation into `folder` (created; an existing `mav0` is replaced).
+    /// Runs the simulation into `folder` (created; an existing `mav0` is replaced). With sensor
+    /// effects on, `sensor.yaml` holds the written (possibly wrong) calibration and
+    /// `truth/meta.json` the true values.
     /// - Parameter progress: called with the fraction done (0…1) after each camera frame.
     @discardableResult
     public func run(to folder: URL, progress: ((Double) -> Void)? = nil) throws -> SimulationSummary {
@@ -81,12 +86,24 @@ public final class Simulator {
         guard (1...2).contains(config.cameras.count) else {
             throw SimulationError.invalidArgument("need one or two cameras, got \(config.cameras.count)")
         }
+        let rate = config.cameras[0].rateHz
+        guard rate > 0, rate.isFinite else { throw SimulationError.invalidArgument("camera rate must be positive, got \(rate)") }
+        let periodNs = Int64((1e9 / rate).rounded())
+        let effects = config.sensorEffects
+        try effects.validate(framePeriod: Double(periodNs) * 1e-9)
+        if effects.profile.isMono, config.cameras.count > 1 {
+            throw SimulationError.invalidArgument("the \(effects.profile.rawValue) sensor profile is a single camera; simulate it mono")
+        }
+        let perturbations = config.cameras.enumerated().map {
+            CalibrationPerturbation(truth: $1, sizes: effects.calibrationError, seed: config.seed, index: $0)
+        }
         let imuSim = IMUSimulator(
             rate: config.imu.rateHz, noise: config.imu.noiseDensities,
             initialGyroscopeBias: config.initialGyroscopeBias, initialAccelerometerBias: config.initialAccelerometerBias)
         let imuSamples = try imuSim.simulate(trajectory: trajectory, seed: config.seed, timeOffsetNanoseconds: config.timeOffsetNs)
 
-        let writer = try EuRoCWriter(url: folder, cameras: config.cameras, imu: config.imu, groundTruth: true, overwrite: true)
+        let writer = try EuRoCWriter(url: folder, cameras: perturbations.map { effects.statedCalibration($0.written) },
+                                     imu: config.imu, groundTruth: true, overwrite: true)
         for s in imuSamples {
             try writer.append(IMUSample(timestampNs: s.timestampNanoseconds, angularVelocity: s.gyroscope, acceleration: s.accelerometer))
             try writer.append(GroundTruthState(
@@ -97,50 +114,9 @@ public final class Simulator {
 
         // Camera frames on the nanosecond grid of the camera rate (they coincide with IMU samples
         // when the IMU rate is a multiple of the camera rate, as in EuRoC).
-        let rate = config.cameras[0].rateHz
-        guard rate > 0 else { throw SimulationError.invalidArgument("camera rate must be positive, got \(rate)") }
-        let periodNs = Int64((1e9 / rate).rounded())
         let startNs = Int64((trajectory.startTime * 1e9).rounded())
         let frameCount = Int((trajectory.endTime - trajectory.startTime) * 1e9 / Double(periodNs) + 1e-6) + 1
-        let lighting = LightingModel(varies: config.varyLighting, seed: config.seed)
-        var lightingFrames: [TruthFiles.LightingFrame] = []
-
-        var rigs: [CameraRenderer] = []
-        let cameraNode = Node(name: "simulated camera")
-        let lights = scene.rootNode.subtree.filter { $0.light != nil }
-        let baseIntensities = lights.map { $0.light?.intensity ?? 0 }
-        if config.renderImages {
-            if renderer == nil { renderer = try OffscreenRenderer() }
-            rigs = try config.cameras.map { try CameraRenderer(calibration: $0) }
-            scene.rootNode.addChildNode(cameraNode)
-        }
-        defer { cameraNode.removeFromParentNode() }
-
-        for k in 0..<frameCount {
-            let ns = startNs + Int64(k) * periodNs
-            let t = Double(ns) * 1e-9
-            let ambient = lighting.ambientIntensity(at: t), kelvin = lighting.colorTemperature(at: t)
-            let gain = lighting.exposureGain(at: t)
-            lightingFrames.append(.init(timestampNs: ns + config.timeOffsetNs, ambientIntensity: ambient,
-                                        colorTemperature: kelvin, exposureGain: gain))
-            if let renderer {
-                for (light, base) in zip(lights, baseIntensities) {
-                    light.light?.intensity = base * Float(ambient / 1000)
-                    if config.varyLighting { light.light?.temperature = Float(kelvin) }
-                }
-                let T_world_body = trajectory.pose(at: t)
-                for (c, rig) in rigs.enumerated() {
-                    let T_world_camera = T_world_body * config.cameras[c].T_body_camera
-                    let wide = try rig.renderWide(scene: scene, cameraNode: cameraNode, renderer: renderer,
-                                                  alignment: alignment, T_world_camera: T_world_camera)
-                    var random = SeededRandom(seed: config.seed, stream: 1000 + UInt64(k) * 2 + UInt64(c))
-                    let image = rig.warp(wide: wide, gain: Float(gain), noiseSigma: Float(config.imageNoiseSigma), random: &random)
-                    try writer.appendImage(.gray8(image), camera: c, timestampNs: ns + config.timeOffsetNs)
-                }
-            }
-            progress?(Double(k + 1) / Double(frameCount))
-        }
-        for (light, base) in zip(lights, baseIntensities) { light.light?.intensity = base }
+        let frames = try simulateFrames(count: frameCount, startNs: startNs, periodNs: periodNs, writer: writer, progress: progress)
         try writer.finish()
 
         let planes = ScenePlanes.extract(from: scene, alignment: alignment)
@@ -148,7 +124,15 @@ public final class Simulator {
         do {
             try FileManager.default.createDirectory(at: truth, withIntermediateDirectories: true)
             try Data(TruthFiles.planesJSON(planes, alignment: alignment).utf8).write(to: truth.appendingPathComponent("planes.json"))
-            try Data(TruthFiles.lightingJSON(lightingFrames).utf8).write(to: truth.appendingPathComponent("lighting.json"))
+            try Data(TruthFiles.lightingJSON(frames.lighting).utf8).write(to: truth.appendingPathComponent("lighting.json"))
+            if !effects.isIdeal {
+                let meta = SensorMetaFile(effects: effects, cameras: perturbations, imageNoiseSigma: config.imageNoiseSigma,
+                                          frames: frames.exposures)
+                try meta.json().write(to: truth.appendingPathComponent("meta.json"))
+            } else {
+                // A stale file from an earlier run with effects would lie about this one.
+                try? FileManager.default.removeItem(at: truth.appendingPathComponent("meta.json"))
+            }
         } catch {
             throw SimulationError.invalidInput(file: truth.path, reason: "cannot write truth files (\(error.localizedDescription))")
         }

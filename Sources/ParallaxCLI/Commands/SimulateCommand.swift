@@ -63,6 +63,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output dataset folder.")
     var output: String
 
+    @OptionGroup(title: "Sensor effects (all off by default)")
+    var sensor: SensorEffectOptions
+
     func validate() throws {
         guard duration > 0 else { throw ValidationError("--duration must be positive") }
         guard staticStart >= 0, staticStart < duration else { throw ValidationError("--static-start must be in [0, duration)") }
@@ -80,6 +83,7 @@ struct SimulateCommand: ParsableCommand {
         config.imageNoiseSigma = imageNoise
         config.varyLighting = !constantLighting
         config.renderImages = !noImages
+        config.sensorEffects = try sensor.effects(stereo: stereo)
         var cameras = [CameraCalibration.eurocCam0, .eurocCam1]
         var imu = IMUCalibration.eurocIMU
         if let calibration {

@@ -61,6 +61,10 @@ public struct CameraCalibration: Sendable, Equatable {
     public var intrinsics: PinholeIntrinsics
     /// `distortion_model` with `distortion_coefficients`.
     public var distortion: DistortionModel
+    /// Kalibr's `timeshift_cam_imu` in seconds, when the file states it: `t_imu = t_cam + timeOffset`.
+    public var timeOffset: Double? = nil
+    /// Kalibr's rolling-shutter `line_delay`: seconds between consecutive rows, when stated.
+    public var lineDelay: Double? = nil
 
     /// The camera's pose in the body (IMU) frame: `p_body = T_body_camera * p_camera`, with the
     /// camera frame in OpenCV convention (x right, y down, z forward).
@@ -121,6 +125,9 @@ public struct CameraCalibration: Sendable, Equatable {
             throw DatasetError(.calibration, file: file,
                                "field 'distortion_model' must be 'radial-tangential' or 'equidistant', found '\(model)'")
         }
+        timeOffset = try yaml.optionalNumber("timeshift_cam_imu")
+        lineDelay = try yaml.optionalNumber("line_delay")
+        if let lineDelay, lineDelay < 0 { throw DatasetError(.calibration, file: file, "field 'line_delay' must not be negative") }
     }
 }
 

@@ -65,6 +65,12 @@ struct OpenCVYAML {
         return try scalar(n, field: name)
     }
 
+    /// A finite number, or nil when the field is absent.
+    func optionalNumber(_ field: String) throws -> Double? {
+        guard let n = root[field] else { return nil }
+        return try scalar(n, field: field)
+    }
+
     private func scalar(_ n: Node, field: String) throws -> Double {
         guard let s = n.scalar?.string, let v = Double(s.trimmingCharacters(in: .whitespaces)) else {
             throw DatasetError(.calibration, file: file, "field '\(field)' must be a number")

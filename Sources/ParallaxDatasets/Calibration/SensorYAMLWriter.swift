@@ -16,6 +16,9 @@ enum SensorYAMLWriter {
         s += "intrinsics: \(list([k.fu, k.fv, k.cu, k.cv])) #fu, fv, cu, cv\n"
         s += "distortion_model: \(c.distortion.name)\n"
         s += "distortion_coefficients: \(list(c.distortion.coefficients))\n"
+        // Kalibr's names: t_imu = t_cam + timeshift_cam_imu; line_delay is seconds per row.
+        if let t = c.timeOffset { s += "timeshift_cam_imu: \(csvNumber(t)) # [s] t_imu = t_cam + shift\n" }
+        if let d = c.lineDelay { s += "line_delay: \(csvNumber(d)) # [s] per row\n" }
         return s
     }
 

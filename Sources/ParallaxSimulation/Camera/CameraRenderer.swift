@@ -23,6 +23,9 @@ public final class CameraRenderer {
     public let zNear: Double = 0.05, zFar: Double = 100
     /// Per output pixel: where to sample the wide image (x, y interleaved), NaN when outside.
     private let lookup: [Float]
+    /// Per output row: the first and last row of the wide image its pixels sample (bilinear
+    /// neighbours included), or nil when the row sees nothing.
+    let wideRowsOfRow: [ClosedRange<Int>?]
 
     /// Prepares the warp for `calibration`. Normalised coordinates are clamped to ±3 (72°), so
     /// wide-angle fisheye lenses render their central field only.
@@ -60,19 +63,30 @@ public final class CameraRenderer {
             }
         }
         lookup = table
+        let wideHeight = wideSize.height
+        wideRowsOfRow = (0..<h).map { v in
+            let ys = (0..<w).map { table[2 * (v * w + $0) + 1] }.filter { !$0.isNaN }
+            guard let lo = ys.min(), let hi = ys.max() else { return nil }
+            return min(Int(lo), wideHeight - 2)...min(Int(hi) + 1, wideHeight - 1)
+        }
     }
 
     /// The OpenGL projection matrix of the wide pinhole camera (column-major, NDC z in [−1, 1]).
     /// With OpenCV pixel centres at integers, NDC x = 2(u + ½)/W − 1 and NDC y = 1 − 2(v + ½)/H
     /// for u = f·x/z + c_x, v = f·y/z + c_y, and the GL camera looking down −z with y up.
-    public var projectionMatrix: Matrix4f {
-        let W = Double(wideSize.width), H = Double(wideSize.height)
+    public var projectionMatrix: Matrix4f { projectionMatrix(top: 0, height: wideSize.height) }
+
+    /// The projection of the band of `height` wide-image rows starting at row `top` (same
+    /// camera, principal point moved up by `top`), for rendering part of the wide image.
+    func projectionMatrix(top: Int, height: Int) -> Matrix4f {
+        let W = Double(wideSize.width), H = Double(height)
         let f = wideFocal
         let n = zNear, fa = zFar
+        let cy = wideCentre.y - Double(top)
         return Matrix4f(
             columns: Vector4f(Float(2 * f / W), 0, 0, 0),
             Vector4f(0, Float(2 * f / H), 0, 0),
-            Vector4f(Float(1 - 2 * (wideCentre.x + 0.5) / W), Float(2 * (wideCentre.y + 0.5) / H - 1),
+            Vector4f(Float(1 - 2 * (wideCentre.x + 0.5) / W), Float(2 * (cy + 0.5) / H - 1),
                      Float(-(fa + n) / (fa - n)), -1),
             Vector4f(0, 0, Float(-2 * fa * n / (fa - n)), 0))
     }
@@ -86,22 +100,36 @@ public final class CameraRenderer {
     /// `gain` (exposure) and Gaussian noise of `noiseSigma` grey levels, then rounding to 8 bits.
     public func warp(wide: [Float], gain: Float, noiseSigma: Float, random: inout SeededRandom) -> GrayImage {
         let w = lens.calibration.width, h = lens.calibration.height
-        let ww = wideSize.width
         var out = GrayImage(width: w, height: h, fill: 0)
         for i in 0..<(w * h) {
-            let x = lookup[2 * i], y = lookup[2 * i + 1]
-            var value: Float = 0
-            if !x.isNaN {
-                let x0 = min(Int(x), wideSize.width - 2), y0 = min(Int(y), wideSize.height - 2)
-                let fx = x - Float(x0), fy = y - Float(y0)
-                let a = wide[y0 * ww + x0], b = wide[y0 * ww + x0 + 1]
-                let c = wide[(y0 + 1) * ww + x0], d = wide[(y0 + 1) * ww + x0 + 1]
-                value = (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
-            }
-            if noiseSigma > 0 { value = value * gain + noiseSigma * Float(random.gaussian()) } else { value *= gain }
-            out.pixels[i] = UInt8(max(0, min(255, value.rounded())))
+            let value = sample(wide, pixel: i)
+            out.pixels[i] = Self.quantise(value, gain: gain, noiseSigma: noiseSigma, random: &random)
         }
         return out
+    }
+
+    /// The wide image bilinearly sampled where output pixel `i` (row-major) looks; 0 outside.
+    /// `wide` may be a band of the wide image starting at row `top`.
+    @inline(__always)
+    func sample(_ wide: [Float], top: Int = 0, pixel i: Int) -> Float {
+        let x = lookup[2 * i], y = lookup[2 * i + 1]
+        guard !x.isNaN else { return 0 }
+        let ww = wideSize.width
+        let x0 = min(Int(x), wideSize.width - 2), y0 = min(Int(y), wideSize.height - 2)
+        let fx = x - Float(x0), fy = y - Float(y0)
+        let r0 = (y0 - top) * ww, r1 = r0 + ww
+        let a = wide[r0 + x0], b = wide[r0 + x0 + 1]
+        let c = wide[r1 + x0], d = wide[r1 + x0 + 1]
+        return (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
+    }
+
+    /// Applies the gain, adds noise (one Gaussian draw per pixel when `noiseSigma > 0`) and
+    /// rounds to 8 bits.
+    @inline(__always)
+    static func quantise(_ value: Float, gain: Float, noiseSigma: Float, random: inout SeededRandom) -> UInt8 {
+        var value = value
+        if noiseSigma > 0 { value = value * gain + noiseSigma * Float(random.gaussian()) } else { value *= gain }
+        return UInt8(max(0, min(255, value.rounded())))
     }
 
     /// Renders the scene seen from `T_world_camera` (OpenCV camera in the z-up world) and returns
@@ -109,14 +137,24 @@ public final class CameraRenderer {
     public func renderWide(
         scene: Scene, cameraNode: Node, renderer: OffscreenRenderer, alignment: SceneAlignment, T_world_camera: RigidTransform
     ) throws -> [Float] {
+        try renderWide(scene: scene, cameraNode: cameraNode, renderer: renderer, alignment: alignment,
+                       T_world_camera: T_world_camera, top: 0, height: wideSize.height)
+    }
+
+    /// Renders rows `top ..< top + height` of the wide image only (see ``renderWide(scene:cameraNode:renderer:alignment:T_world_camera:)``).
+    func renderWide(
+        scene: Scene, cameraNode: Node, renderer: OffscreenRenderer, alignment: SceneAlignment, T_world_camera: RigidTransform,
+        top: Int, height: Int
+    ) throws -> [Float] {
         let pose = alignment.glCameraPose(T_world_camera: T_world_camera)
         cameraNode.position = pose.translation.float
         cameraNode.orientation = Quaternionf(pose.rotation)
         var camera = cameraNode.camera ?? ParallaxSceneGraph.Camera()
         camera.zNear = Float(zNear)
         camera.zFar = Float(zFar)
-        camera.projectionTransform = projectionMatrix
+        camera.projectionTransform = projectionMatrix(top: top, height: height)
         cameraNode.camera = camera
-        return Self.luma(try renderer.render(scene: scene, camera: cameraNode, size: wideSize))
+        let size = try RenderSize(width: wideSize.width, height: height)
+        return Self.luma(try renderer.render(scene: scene, camera: cameraNode, size: size))
     }
 }

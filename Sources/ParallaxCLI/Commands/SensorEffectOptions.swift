@@ -1,0 +1,66 @@
+import ArgumentParser
+import ParallaxSimulation
+
+extension SensorProfile: ExpressibleByArgument {}
+
+/// `parallax simulate`'s camera-imperfection options: a named profile and per-effect overrides.
+struct SensorEffectOptions: ParsableArguments {
+    @Option(help: """
+        Sensor profile: ideal (no effects: the original output), euroc (global shutter, 2 ms exposure, \
+        0.5 ms time shift, calibration error), phone (mono, 20 ms rolling shutter, 5 ms exposure, 10 ms \
+        time shift, calibration error, auto-exposure). The flags below override the profile.
+        """)
+    var sensor: SensorProfile = .ideal
+
+    @Option(name: .customLong("exposure-ms"),
+            help: "Exposure time in ms (motion blur; the timestamp is mid-exposure). 0 to 100, at most the frame period.")
+    var exposureMs: Double?
+
+    @Option(name: .customLong("rolling-shutter-ms"),
+            help: "Rolling-shutter readout in ms, top row to bottom (the timestamp is the middle row's). 0 to 100.")
+    var rollingShutterMs: Double?
+
+    @Option(name: .customLong("time-offset-ms"),
+            help: "Camera–IMU time shift in ms, Kalibr's timeshift_cam_imu: t_imu = t_cam + shift. −100 to 100.")
+    var timeOffsetMs: Double?
+
+    @Option(name: .customLong("calibration-error"), help: """
+        Scale of the written calibration's error: 1 = focal 0.15 %, principal point 0.75 px, \
+        extrinsic rotation 0.15° and translation 2.5 mm (per camera, random directions). 0 to 20.
+        """)
+    var calibrationError: Double?
+
+    @Flag(name: .customLong("auto-exposure"), inversion: .prefixedNo,
+          help: "Vary gain and exposure time frame to frame (a smooth random walk towards a target brightness).")
+    var autoExposure: Bool?
+
+    @Flag(name: .customLong("hide-timing"),
+          help: "Leave timeshift_cam_imu and line_delay out of sensor.yaml (truth/meta.json still has them).")
+    var hideTiming = false
+
+    func validate() throws {
+        func check(_ value: Double?, _ flag: String, _ range: ClosedRange<Double>) throws {
+            guard let value else { return }
+            guard value.isFinite, range.contains(value) else {
+                throw ValidationError("--\(flag) must be a finite number in \(range.lowerBound)...\(range.upperBound), got \(value)")
+            }
+        }
+        try check(exposureMs, "exposure-ms", 0...100)
+        try check(rollingShutterMs, "rolling-shutter-ms", 0...100)
+        try check(timeOffsetMs, "time-offset-ms", -100...100)
+        try check(calibrationError, "calibration-error", 0...20)
+    }
+
+    /// The effects: the profile's, with each given flag replacing its value.
+    func effects(stereo: Bool) throws -> SensorEffects {
+        if sensor.isMono, stereo { throw ValidationError("--sensor \(sensor.rawValue) is a single camera; drop --stereo") }
+        var e = sensor.effects
+        if let exposureMs { e.exposureTime = exposureMs / 1000 }
+        if let rollingShutterMs { e.rollingShutterReadout = rollingShutterMs / 1000 }
+        if let timeOffsetMs { e.timeshiftCamIMU = timeOffsetMs / 1000 }
+        if let calibrationError { e.calibrationError = CalibrationErrorSizes.kalibrQuality.scaled(by: calibrationError) }
+        if let autoExposure { e.autoExposure = autoExposure }
+        e.statesTimingInCalibration = !hideTiming
+        return e
+    }
+}
