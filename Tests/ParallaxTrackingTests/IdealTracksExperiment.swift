@@ -25,8 +25,8 @@ struct IdealTracksExperiment {
             truth.T_world_body(at: Int64((t * 1e9).rounded())).map { ($0.rotationMatrix, $0.translation) }
         }
         let rig = first.estimator.core.rig
-        let cam0 = try CameraModels.make(dataset.cameras[0])
-        let cam1 = dataset.cameras.count > 1 ? try CameraModels.make(dataset.cameras[1]) : nil
+        let cam0 = try dataset.cameras[0].makeCameraModel()
+        let cam1 = dataset.cameras.count > 1 ? try dataset.cameras[1].makeCameraModel() : nil
         let times = recorder.frames.keys.sorted()
         var observations: [Int: [Observation]] = [:], poses: [Int: [(Matrix3, Vector3)]] = [:]
         for (k, t) in times.enumerated() {

@@ -20,7 +20,7 @@ struct GroundTruthPoseSource: PoseSource {
         }
         interpolator = GroundTruthInterpolator(states: try dataset.groundTruth())
         T_body_camera = camera.T_body_camera
-        triangulator = KnownPoseTriangulator(camera: camera.makeCameraModel())
+        triangulator = KnownPoseTriangulator(camera: try camera.makeCameraModel())
     }
 
     mutating func process(imu: IMUSample) {}

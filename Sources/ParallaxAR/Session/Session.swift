@@ -177,7 +177,7 @@ public final class Session {
         case .groundTruth: source = try GroundTruthPoseSource(dataset: dataset)
         case .tracking: source = try TrackerPoseSource(dataset: dataset)
         }
-        undistorter = cameraCalibration.map { ImageUndistorter(lens: $0.makeCameraModel()) }
+        undistorter = try cameraCalibration.map { ImageUndistorter(lens: try $0.makeCameraModel()) }
     }
 
     private func pace(_ ns: Int64) {

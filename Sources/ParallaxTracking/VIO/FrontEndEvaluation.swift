@@ -96,14 +96,14 @@ public struct FrontEndEvaluation: Sendable {
         guard states.count >= 2, let truth = GroundTruthPoses(states: states) else {
             throw EvaluationError.noGroundTruth(dataset.mav0.deletingLastPathComponent().path)
         }
-        let cam0 = try CameraModels.make(dataset.cameras[0])
+        let cam0 = try dataset.cameras[0].makeCameraModel()
         let stereo = configuration.mode == .stereo && dataset.isStereo
         let T_b_c0 = dataset.cameras[0].T_body_camera
         var rig = CameraRig(R_body_cam0: T_b_c0.rotationMatrix, p_body_cam0: T_b_c0.translation,
                             R_c1_c0: .identity, t_c1_c0: .zero, hasRight: false)
         var tracker: FeatureTracker
         if stereo {
-            let cam1 = try CameraModels.make(dataset.cameras[1])
+            let cam1 = try dataset.cameras[1].makeCameraModel()
             let T_c1_c0 = dataset.cameras[1].T_body_camera.inverse * T_b_c0
             rig.R_c1_c0 = T_c1_c0.rotationMatrix
             rig.t_c1_c0 = T_c1_c0.translation

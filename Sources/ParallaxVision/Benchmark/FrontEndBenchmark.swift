@@ -78,7 +78,7 @@ public enum FrontEndBenchmark {
         var stageValues = [[Double]](repeating: [], count: 6)
         var features = 0, matches = 0, frames = 0
         for _ in 0..<max(repetitions, 1) {
-            var tracker = dataset.makeFeatureTracker()
+            var tracker = try dataset.makeFeatureTracker()
             var previous: Int64?
             for (t, l, r) in images {
                 let R = previous.flatMap { p in
