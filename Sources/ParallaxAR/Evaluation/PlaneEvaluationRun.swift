@@ -17,13 +17,13 @@ public enum PlaneEvaluationRun {
         let session = try Session(datasetAt: root, replay: ReplayOptions(source: source, stopTime: stopTime))
         session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
         var evaluator = PlaneEvaluator(truth: truth)
-        let reference = GroundTruthInterpolator(states: try session.dataset.groundTruth())
+        let reference = GroundTruthPoses(states: try session.dataset.groundTruth())
         let T_B_C = session.cameraCalibration?.T_body_camera ?? .identity
         var estimated: [Vector3] = [], actual: [Vector3] = []
         while let frame = try session.nextFrame() {
             evaluator.observe(frame, T_A_W: session.worldTransform, trackingStartTime: session.trackingStartTime)
             if frame.camera.trackingState == .normal, let T_A_W = session.worldTransform,
-               let T_W_B = reference.pose(at: frame.timestampNs) {
+               let T_W_B = reference?.T_world_body(at: frame.timestampNs, holdingEndsFor: Session.groundTruthEndHoldNs) {
                 estimated.append(T_A_W.inverse * frame.camera.position)
                 actual.append((T_W_B * T_B_C).translation)
             }
