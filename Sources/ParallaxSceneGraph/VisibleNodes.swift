@@ -1,56 +1,38 @@
 import Foundation
 import ParallaxMath
 
-/// A visible drawable with its world transform: what a backend draws, flattened from the tree.
-public struct RenderItem {
-    /// The node carrying the geometry.
+/// A node that is drawn this frame, with what it inherits from its ancestors.
+public struct VisibleNode {
+    /// The node (it carries the geometry, light or camera).
     public let node: Node
-    /// The geometry.
-    public let geometry: Geometry
-    /// `T_world_node`.
+    /// `T_world_node`: the product of the transforms from the root down to this node.
     public let worldTransform: Matrix4f
-    /// Product of the opacities from the root down to this node.
+    /// The product of the opacities from the root down to this node, each clamped to 0…1.
     public let opacity: Float
-    /// Whether it casts shadows (the node's flag).
-    public let castsShadow: Bool
-}
-
-/// A light with its world pose.
-public struct LightItem {
-    /// The node carrying the light.
-    public let node: Node
-    /// The light.
-    public let light: Light
-    /// `T_world_node`; the light shines along its -z column.
-    public let worldTransform: Matrix4f
-    /// World position (omni, spot).
-    public var position: Vector3f { let c = worldTransform.columns.3; return Vector3f(c.x, c.y, c.z) }
-    /// Unit world direction the light shines to (directional, spot): the node's -z axis.
-    public var direction: Vector3f { worldTransform.transformDirection(Vector3f(0, 0, -1)).normalized }
 }
 
 extension Scene {
-    /// Visible geometry in draw order: sorted by `renderingOrder`, tree order within one value.
-    /// Hidden nodes hide their subtree; world transforms are computed once per node.
-    public var renderItems: [RenderItem] {
-        var items: [(Int, RenderItem)] = []
-        var stack: [(Node, Matrix4f, Float)] = [(rootNode, .identity, 1)]
-        var sequence: [Node] = []
-        while let (node, parent, parentOpacity) = stack.popLast() {
+    /// Every node that is not hidden, in tree order (a node before its children, children in
+    /// order); a hidden node hides its subtree. World transforms and opacities are accumulated on
+    /// the way down, once per node. The renderer's frame plan is built from this list.
+    ///
+    /// Each node's opacity is clamped to 0…1 before it multiplies in: ``Node/opacity`` is documented
+    /// as 0…1 (scene files reject anything else), and without the clamp a node set to 2 in code
+    /// would cancel a child's 0.5 and draw it opaque, and two negative opacities would multiply
+    /// into a visible one.
+    public var visibleNodes: [VisibleNode] {
+        var visible: [VisibleNode] = []
+        let root = rootNode
+        var stack: [(Node, Matrix4f, Float)] = [(root, root.transform, Self.clamped(root.opacity))]
+        while let (node, world, opacity) = stack.popLast() {
             guard !node.isHidden else { continue }
-            let world = parent * node.transform
-            let opacity = parentOpacity * min(max(node.opacity, 0), 1)
-            if let g = node.geometry {
-                sequence.append(node)
-                items.append((node.renderingOrder, RenderItem(node: node, geometry: g, worldTransform: world, opacity: opacity, castsShadow: node.castsShadow)))
+            visible.append(VisibleNode(node: node, worldTransform: world, opacity: opacity))
+            for child in node.childNodes.reversed() {
+                stack.append((child, world * child.transform, opacity * Self.clamped(child.opacity)))
             }
-            for child in node.childNodes.reversed() { stack.append((child, world, opacity)) }
         }
-        return items.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
+        return visible
     }
 
-    /// Visible lights with their world transforms.
-    public var lightItems: [LightItem] {
-        lightNodes.compactMap { n in n.light.map { LightItem(node: n, light: $0, worldTransform: n.worldTransform) } }
-    }
+    private static func clamped(_ opacity: Float) -> Float { min(max(opacity, 0), 1) }
 }
