@@ -47,12 +47,12 @@ struct ReplayCommand: ParsableCommand {
         let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
         // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
         var exporter = try (ar.isRequested ? nil : export).map { try TrackingFrameExporter(path: $0, camera: data.cameras[0]) }
-        let bar = isatty(STDOUT_FILENO) != 0 ? ReplayProgress() : nil
+        let bar = isatty(STDOUT_FILENO) != 0 ? ProgressBar() : nil
         var done = 0
         let summary = try runner.run(from: from, to: to) { result, _ in
             done += 1
             try exporter?.write(result)
-            bar?.update(min(1, Double(done) / Double(totalFrames)), state: result.trackingState.description)
+            bar?.update(min(1, Double(done) / Double(totalFrames)), status: result.trackingState.description)
         }
         bar?.finish()
         try exporter?.close()
@@ -83,19 +83,4 @@ struct ReplayCommand: ParsableCommand {
         \(f(DatasetRunner.Summary.quantile(s.decodeMs, 0.5))) / \(f(DatasetRunner.Summary.quantile(s.decodeMs, 0.99)))
         """
     }
-}
-
-/// A one-line progress bar on a terminal.
-final class ReplayProgress {
-    private var last = -1
-    func update(_ fraction: Double, state: String) {
-        let percent = Int(fraction * 100)
-        guard percent != last else { return }
-        last = percent
-        let filled = Int(fraction * 30)
-        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
-            + "] \(percent)%  \(state)        "
-        FileHandle.standardOutput.write(Data(line.utf8))
-    }
-    func finish() { FileHandle.standardOutput.write(Data("\n".utf8)) }
 }
