@@ -2,6 +2,7 @@ import Foundation
 import ParallaxDatasets
 import ParallaxMath
 import ParallaxVision
+import ParallaxEvaluation
 import Testing
 @testable import ParallaxTracking
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParallaxDatasets
+import ParallaxEvaluation
 import ParallaxMath
 import ParallaxTracking
 
@@ -76,11 +77,11 @@ struct ReplayCommand: ParsableCommand {
         mode \(mode.rawValue): \(s.frames) frames, normal \(f(100 * s.normalFraction)) % \
         (\(s.normalFrames)/\(s.frames)); initialised after \(s.initializationTime.map { f($0) + " s" } ?? "never"), \
         normal after \(s.timeToNormal.map { f($0) + " s" } ?? "never")
-        tracking ms per frame (median / p99): total \(f(DatasetRunner.Summary.quantile(total, 0.5))) / \
-        \(f(DatasetRunner.Summary.quantile(total, 0.99))), front-end \(f(DatasetRunner.Summary.quantile(fe, 0.5))) / \
-        \(f(DatasetRunner.Summary.quantile(fe, 0.99))), back-end \(f(DatasetRunner.Summary.quantile(be, 0.5))) / \
-        \(f(DatasetRunner.Summary.quantile(be, 0.99))); PNG decoding (not counted) \
-        \(f(DatasetRunner.Summary.quantile(s.decodeMs, 0.5))) / \(f(DatasetRunner.Summary.quantile(s.decodeMs, 0.99)))
+        tracking ms per frame (median / p99): total \(f(SampleStatistics.quantile(total, 0.5))) / \
+        \(f(SampleStatistics.quantile(total, 0.99))), front-end \(f(SampleStatistics.quantile(fe, 0.5))) / \
+        \(f(SampleStatistics.quantile(fe, 0.99))), back-end \(f(SampleStatistics.quantile(be, 0.5))) / \
+        \(f(SampleStatistics.quantile(be, 0.99))); PNG decoding (not counted) \
+        \(f(SampleStatistics.quantile(s.decodeMs, 0.5))) / \(f(SampleStatistics.quantile(s.decodeMs, 0.99)))
         """
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxDatasets
 import ParallaxMath
 
 /// The unit of the RPE step `delta`.

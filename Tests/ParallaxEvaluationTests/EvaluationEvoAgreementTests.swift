@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ParallaxDatasets
+import ParallaxDatasets
+@testable import ParallaxEvaluation
 
 /// Our ATE/RPE against figures produced by evo's own command line tools on the same files
 /// (see `scripts/evo-reference.py` and `Fixtures/evo/reference.json`).

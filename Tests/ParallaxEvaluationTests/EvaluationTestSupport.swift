@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxMath
-@testable import ParallaxDatasets
+import ParallaxDatasets
+@testable import ParallaxEvaluation
 
 /// The shared seeded generator (ParallaxMath's SplitMix64).
 typealias SeededGenerator = SplitMix64
@@ -37,5 +38,20 @@ enum EvaluationFixtures {
             out.poses[i].T_world_body = moved
         }
         return out
+    }
+}
+
+/// Datasets the evaluation tests run on, found relative to this file.
+enum EvaluationTestData {
+    /// The repository root (two levels above this test folder).
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    /// The small simulated dataset with truth, in the repository.
+    static let sample = repoRoot.appendingPathComponent("Datasets/sample")
+    /// The real EuRoC V1_01 snippet in the team's shared folder beside the checkout.
+    static let eurocSnippet = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets/euroc-v101-micro")
+    /// Whether the EuRoC snippet is there.
+    static var hasEurocSnippet: Bool {
+        FileManager.default.fileExists(atPath: eurocSnippet.appendingPathComponent("mav0").path)
     }
 }

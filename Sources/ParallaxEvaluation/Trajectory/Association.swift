@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxDatasets
 
 /// Why an evaluation could not be computed.
 public struct EvaluationError: Error, CustomStringConvertible, Equatable {

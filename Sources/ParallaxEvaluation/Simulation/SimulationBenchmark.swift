@@ -3,6 +3,7 @@ import ParallaxDatasets
 import ParallaxMath
 import ParallaxRendering
 import ParallaxSceneGraph
+import ParallaxSimulation
 
 /// Speed of the camera simulation, for `parallax bench`.
 public enum SimulationBenchmark {

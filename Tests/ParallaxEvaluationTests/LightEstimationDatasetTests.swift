@@ -1,12 +1,12 @@
 import Foundation
 import ParallaxImaging
 import Testing
-@testable import ParallaxAR
+import ParallaxAR
+import ParallaxEvaluation
 
 /// Light estimation against simulated datasets' truth/lighting.json.
 @Suite struct LightEstimationDatasetTests {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Datasets/sample")
+    static let sample = EvaluationTestData.sample
 
     @Test func sampleDatasetAgreesWithTruth() throws {
         let result = try LightEstimationEvaluation.run(datasetURL: Self.sample)

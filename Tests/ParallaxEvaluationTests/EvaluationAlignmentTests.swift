@@ -1,7 +1,8 @@
 import Foundation
 import ParallaxMath
 import Testing
-@testable import ParallaxDatasets
+import ParallaxDatasets
+@testable import ParallaxEvaluation
 
 @Suite("Evaluation: alignment (Umeyama se3/sim3, posyaw)")
 struct EvaluationAlignmentTests {

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxAR
 import ParallaxMath
 
 /// One plane of a simulated dataset's `truth/planes.json` (estimator world `W`, z up).

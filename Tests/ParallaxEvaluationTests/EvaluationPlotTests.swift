@@ -2,7 +2,8 @@ import Foundation
 import ParallaxImaging
 import ParallaxMath
 import Testing
-@testable import ParallaxDatasets
+import ParallaxDatasets
+@testable import ParallaxEvaluation
 
 @Suite("Evaluation: top-view plot")
 struct EvaluationPlotTests {

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxDatasets
 import ParallaxMath
 
 /// Settings of one evaluation run.

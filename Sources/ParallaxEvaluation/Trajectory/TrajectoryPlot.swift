@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxDatasets
 import ParallaxImaging
 import ParallaxMath
 

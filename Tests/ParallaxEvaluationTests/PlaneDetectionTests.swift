@@ -2,11 +2,12 @@ import Foundation
 import ParallaxMath
 import Testing
 
-@testable import ParallaxAR
+import ParallaxAR
+import ParallaxEvaluation
 
 @Suite struct PlaneDetectionTests {
     @Test func floorOnSampleWithGroundTruthPoses() throws {
-        let report = try PlaneEvaluationRun.run(datasetRoot: TestData.sample, source: .groundTruth)
+        let report = try PlaneEvaluationRun.run(datasetRoot: EvaluationTestData.sample, source: .groundTruth)
         for p in report.planes {
             print(p.alignment, p.classification, p.truthID ?? "-", p.normalErrorDeg ?? -1, p.offsetErrorCm ?? -1, p.iou ?? -1, p.area, p.timeToDetect)
         }

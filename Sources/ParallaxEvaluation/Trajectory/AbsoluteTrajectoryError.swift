@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxDatasets
 import ParallaxMath
 
 /// Absolute trajectory error: the translation error of each associated pose after aligning the

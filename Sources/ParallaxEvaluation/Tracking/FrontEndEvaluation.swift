@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxDatasets
 import ParallaxMath
+import ParallaxTracking
 import ParallaxVision
 
 /// How well the front-end's tracks agree with the true camera motion.
@@ -45,8 +46,8 @@ public struct FrontEndEvaluation: Sendable {
                 guard !e.isEmpty else { return "\(name): no observations" }
                 let over = Double(e.filter { $0 > 2 }.count) / Double(e.count) * 100
                 return String(format: "%@: %d observations, rms %.3f px, median %.3f, p95 %.3f, > 2 px %.2f %%",
-                              name, e.count, Report.rms(e), DatasetRunner.Summary.quantile(e, 0.5),
-                              DatasetRunner.Summary.quantile(e, 0.95), over)
+                              name, e.count, Report.rms(e), SampleStatistics.quantile(e, 0.5),
+                              SampleStatistics.quantile(e, 0.95), over)
             }
             var s = String(format: "windows %d (untriangulated %d), mean signed left residual (%.3f, %.3f) px\n",
                            windows, untriangulated, meanSigned.x, meanSigned.y)
@@ -99,21 +100,20 @@ public struct FrontEndEvaluation: Sendable {
         let cam0 = try dataset.cameras[0].makeCameraModel()
         let stereo = configuration.mode == .stereo && dataset.isStereo
         let T_b_c0 = dataset.cameras[0].T_body_camera
-        var rig = CameraRig(R_body_cam0: T_b_c0.rotationMatrix, p_body_cam0: T_b_c0.translation,
-                            R_c1_c0: .identity, t_c1_c0: .zero, hasRight: false)
+        var rig = TrackTriangulation(R_body_cam0: T_b_c0.rotationMatrix, p_body_cam0: T_b_c0.translation)
+        var baseline = 0.0
         var tracker: FeatureTracker
         if stereo {
             let cam1 = try dataset.cameras[1].makeCameraModel()
             let T_c1_c0 = dataset.cameras[1].T_body_camera.inverse * T_b_c0
-            rig.R_c1_c0 = T_c1_c0.rotationMatrix
-            rig.t_c1_c0 = T_c1_c0.translation
-            rig.hasRight = true
+            rig = TrackTriangulation(R_body_cam0: T_b_c0.rotationMatrix, p_body_cam0: T_b_c0.translation,
+                                     R_c1_c0: T_c1_c0.rotationMatrix, t_c1_c0: T_c1_c0.translation)
+            baseline = T_c1_c0.translation.norm
             tracker = FeatureTracker(camera: cam0, rightCamera: cam1, T_right_left: T_c1_c0, configuration: configuration.frontEnd)
         } else {
             tracker = FeatureTracker(camera: cam0, configuration: configuration.frontEnd)
         }
         let focal = 0.5 * (cam0.fx + cam0.fy)
-        let baseline = rig.t_c1_c0.norm
 
         var report = Report()
         var signedSum = Vector2.zero
@@ -129,9 +129,8 @@ public struct FrontEndEvaluation: Sendable {
             // Triangulate from the left track alone so that the right residuals measure the stereo
             // matches on their own (a wrong match would otherwise pull the point and spread its error
             // over every observation of the window).
-            let leftOnly = obs.map { Observation(frame: $0.frame, left: $0.left, right: nil) }
-            guard let x = Triangulation.triangulate(leftOnly, poses: p, rig: rig, iterations: 10, minParallax: 0.005,
-                                                    maxErrorNormalized: .infinity) else {
+            guard let x = rig.triangulateCam0(obs.map(\.left), bodyPoses: p, iterations: 10, minParallax: 0.005,
+                                              maxErrorNormalized: .infinity) else {
                 report.untriangulated += 1
                 return
             }
@@ -169,7 +168,7 @@ public struct FrontEndEvaluation: Sendable {
             let right = stereo ? try f.loadGray8(1) : nil
             let rightPlane = right.flatMap { FloatPlane(width: $0.width, height: $0.height, gray8: $0.pixels) }
             // The true camera rotation since the previous frame seeds KLT, as the gyro would.
-            let R_wc = rotation * rig.R_body_cam0
+            let R_wc = rotation * T_b_c0.rotationMatrix
             let predicted = previousRotation.map { R_wc.transpose * $0 }
             previousRotation = R_wc
             let frame = tracker.process(image: plane, timestamp: f.timestamp, rightImage: rightPlane, predictedRotation: predicted)
@@ -193,5 +192,12 @@ public struct FrontEndEvaluation: Sendable {
         for id in tracks.keys.sorted() { if let obs = tracks[id] { flush(obs) } }
         if !report.leftErrors.isEmpty { report.meanSigned = signedSum / Double(report.leftErrors.count) }
         return report
+    }
+
+    /// One observation of a track: cam0 and, when matched, cam1 normalised coordinates.
+    private struct Observation {
+        var frame: Int
+        var left: Vector2
+        var right: Vector2?
     }
 }

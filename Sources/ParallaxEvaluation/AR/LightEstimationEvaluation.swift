@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxAR
 import ParallaxDatasets
 import ParallaxImaging
 
@@ -71,7 +72,6 @@ public struct LightEstimationEvaluation: Sendable, Codable {
             series.append([f.timestamp, t.ambientIntensity, a.ambientIntensity, b.ambientIntensity])
         }
         guard !frames.isEmpty else { throw LightEstimationError(file: dataset.mav0.path, reason: "no camera frames") }
-        let sortedRatios = ratios.sorted()
         return LightEstimationEvaluation(
             frames: frames.count, colorMeasured: colour,
             imageOnlyVsScene: IntensityAgreement(estimate: ePlain, truth: tScene),
@@ -79,7 +79,7 @@ public struct LightEstimationEvaluation: Sendable, Codable {
             compensatedVsScene: IntensityAgreement(estimate: eComp, truth: tScene),
             staticFlicker: IntensityAgreement.staticFlicker(estimate: eComp, truth: tScene),
             rawExcessFlicker: IntensityAgreement(estimate: raw, truth: tApparent).excessFlicker,
-            calibratedReferenceLuminance: sortedRatios[sortedRatios.count / 2],
+            calibratedReferenceLuminance: SampleStatistics.upperMedian(ratios),
             meanColorTemperature: kelvins.reduce(0, +) / Double(kelvins.count), series: series)
     }
 }

@@ -1,15 +1,15 @@
 import Foundation
+import ParallaxEvaluation
 import Testing
-import ParallaxVision
 
 /// Runs the public benchmark on a few frames (all 95 × 3 when `PARALLAX_VISION_BENCH` is
 /// `stereo` or `mono`, meant for a release build) and checks the report's content, never
 /// its timings.
-@Test func frontEndBenchmarkReports() throws {
-    guard let ds = eurocSnippet() else { return }
+@Test(.enabled(if: EvaluationTestData.hasEurocSnippet, "needs ../shared/datasets/euroc-v101-micro"))
+func frontEndBenchmarkReports() throws {
     let mode = ProcessInfo.processInfo.environment["PARALLAX_VISION_BENCH"]
     let full = mode == "stereo" || mode == "mono"
-    let report = try FrontEndBenchmark.run(dataset: ds.mav0.deletingLastPathComponent(), stereo: mode != "mono",
+    let report = try FrontEndBenchmark.run(dataset: EvaluationTestData.eurocSnippet, stereo: mode != "mono",
                                            maxFrames: full ? nil : 5, repetitions: full ? 3 : 1)
     print(report)
     #expect(report.frames == (full ? 3 * 95 : 5))

@@ -1,7 +1,8 @@
 import Foundation
 import ParallaxMath
 import Testing
-@testable import ParallaxDatasets
+import ParallaxDatasets
+@testable import ParallaxEvaluation
 
 @Suite("Evaluation: timestamp association, RPE pairs, report")
 struct EvaluationAssociationTests {

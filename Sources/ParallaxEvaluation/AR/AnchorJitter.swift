@@ -1,5 +1,5 @@
 import Foundation
-import ParallaxDatasets
+import ParallaxARView
 import ParallaxMath
 
 /// How still a virtual object stays: its anchor origin projected through each frame's camera,
@@ -44,4 +44,10 @@ public struct AnchorJitter: Sendable, Codable, Equatable {
         if r.count > 1 { for i in 1..<r.count { d.append(r[i] - r[i - 1]) } }
         frameToFramePx = spread(d)
     }
+}
+
+extension ARReplayReport {
+    /// Anchor stability against ground truth: the summary of ``ARReplayReport/anchorResiduals``
+    /// (nil when there are none: no ground truth or no content placed).
+    public var jitter: AnchorJitter? { anchorResiduals.isEmpty ? nil : AnchorJitter(residuals: anchorResiduals) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxAR
 import ParallaxDatasets
 import ParallaxMath
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxAR
 import ParallaxMath
 
 /// Accuracy of one detected plane against its matching truth plane (all in the z-up world `W`).
@@ -111,7 +112,7 @@ public struct PlaneEvaluator {
         var nearest: (index: Int, distance: Double)?
         for (i, t) in truth.enumerated() {
             guard n.dot(t.normal) > cos(20 * Double.pi / 180) else { continue }
-            let (e1, e2) = DetectedPlane.basis(t.normal)
+            let (e1, e2) = ConvexPolygon.basis(ofPlaneWithNormal: t.normal)
             func flat(_ q: Vector3) -> Vector2 { Vector2(q.dot(e1), q.dot(e2)) }
             let mine = ConvexPolygon.hull(boundary.map(flat)), theirs = ConvexPolygon.hull(t.polygon.map(flat))
             let c2 = ConvexPolygon.centroid(mine)
@@ -121,7 +122,7 @@ public struct PlaneEvaluator {
             let overlap = max(0, ConvexPolygon.signedArea(ConvexPolygon.intersection(mine, theirs)))
             let m = Match(index: i, overlap: overlap, iou: ConvexPolygon.iou(mine, theirs), normal: n, centroid: centre3)
             if overlap > 0, overlap > best?.overlap ?? 0 { best = m }
-            let d = PointClusters.distance(c2, toConvex: theirs)
+            let d = ConvexPolygon.distance(c2, toConvex: theirs)
             if d < 0.3, d < nearest?.distance ?? .infinity {
                 nearest = (i, d)
                 if best == nil || best?.overlap == 0 { best = Match(index: i, overlap: 0, iou: m.iou, normal: n, centroid: centre3) }

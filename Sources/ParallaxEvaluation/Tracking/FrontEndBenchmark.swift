@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxDatasets
 import ParallaxMath
+import ParallaxVision
 
 /// Times the front-end over a dataset (images decoded beforehand, so only the front-end is
 /// measured). Wired into `parallax bench`; not used by the unit tests for assertions.
@@ -15,10 +16,9 @@ public enum FrontEndBenchmark {
         public var mean: Double
 
         init(_ values: [Double]) {
-            let s = values.sorted()
-            median = s.isEmpty ? 0 : s[s.count / 2]
-            p99 = s.isEmpty ? 0 : s[min(s.count - 1, Int((0.99 * Double(s.count)).rounded(.up)) - 1)]
-            mean = s.isEmpty ? 0 : s.reduce(0, +) / Double(s.count)
+            median = values.isEmpty ? 0 : SampleStatistics.upperMedian(values)
+            p99 = SampleStatistics.quantile(values, 0.99)
+            mean = values.isEmpty ? 0 : values.sorted().reduce(0, +) / Double(values.count)
         }
     }
 

@@ -21,8 +21,7 @@ public struct IntensityAgreement: Sendable, Equatable, Codable {
         var rel: [Double] = []
         for i in 0..<n where truth[i] > 0 { rel.append(abs(estimate[i] - truth[i]) / truth[i]) }
         meanRelativeError = rel.isEmpty ? .nan : rel.reduce(0, +) / Double(rel.count)
-        let sorted = rel.sorted()
-        medianRelativeError = sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+        medianRelativeError = SampleStatistics.upperMedian(rel)
         correlation = Self.pearson(Array(estimate.prefix(n)), Array(truth.prefix(n)))
         var d: [Double] = []
         if n > 1 { for i in 1..<n { d.append((estimate[i] - estimate[i - 1]) - (truth[i] - truth[i - 1])) } }

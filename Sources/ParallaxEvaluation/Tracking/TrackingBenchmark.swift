@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxDatasets
+import ParallaxTracking
 
 /// Per-frame cost of the estimator on a dataset, split front-end / back-end (use a release build;
 /// one core — the estimator is single-threaded). Meant for a `parallax bench tracking` command.
@@ -34,7 +35,7 @@ public struct TrackingBenchmark: Sendable {
     /// Replays the dataset once in `mode` and measures every frame.
     public func run(mode: TrackerConfiguration.Mode, from: Double? = nil, to: Double? = nil) throws -> Result {
         let summary = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: mode)).run(from: from, to: to)
-        let q = DatasetRunner.Summary.quantile
+        let q = SampleStatistics.quantile
         let total = summary.trackingMs
         return Result(mode: dataset.isStereo ? mode : .mono, frames: summary.frames,
                       totalMedian: q(total, 0.5), totalP99: q(total, 0.99),
