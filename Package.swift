@@ -1,10 +1,14 @@
 // swift-tools-version: 6.1
 // Parallax: ARKit and SceneKit's model for headless Linux.
 //
-// Modules depend one way only (see docs/architecture.md):
-//   ParallaxMath ← ParallaxImaging ← ParallaxDatasets ← ParallaxVision ← ParallaxTracking ← ParallaxAR
-//   ParallaxMath ← ParallaxSceneGraph ← ParallaxRendering ← ParallaxSimulation
-// C libraries enter only through the small system-library targets CEGL, COpenGL, CGLFW and CPNG.
+// Modules depend one way only; A ← B means B uses A (the full graph and who does what: docs/architecture.md):
+//   estimation: ParallaxMath ← ParallaxImaging ← ParallaxDatasets ← ParallaxVision ← ParallaxTracking ← ParallaxAR
+//   rendering:  ParallaxMath ← ParallaxSceneGraph ← ParallaxRendering (+ ParallaxShaders) ← ParallaxSimulation
+//   AR view:    ParallaxAR, ParallaxRendering ← ParallaxARView
+//   scoring:    every module above ← ParallaxEvaluation (ATE/RPE, front-end, plane and light scores,
+//               benchmarks); no product module depends on it. ParallaxCLI sits on top of all.
+// C libraries enter only through the small system-library targets CPNG (behind the CPNGSupport
+// wrapper), CEGL, COpenGL and CGLFW.
 import PackageDescription
 
 let package = Package(
@@ -16,6 +20,7 @@ let package = Package(
         .library(name: "ParallaxDatasets", targets: ["ParallaxDatasets"]),
         .library(name: "ParallaxSceneGraph", targets: ["ParallaxSceneGraph"]),
         .library(name: "ParallaxRendering", targets: ["ParallaxRendering"]),
+        .library(name: "ParallaxEvaluation", targets: ["ParallaxEvaluation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -69,29 +74,41 @@ let package = Package(
 
         .target(name: "ParallaxARView", dependencies: ["ParallaxAR", "ParallaxSceneGraph", "ParallaxRendering"]),
 
+        // MARK: Scoring and benchmarks (kept out of the product modules, like OpenVINS's ov_eval)
+        .target(
+            name: "ParallaxEvaluation",
+            dependencies: [
+                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
+                "ParallaxAR", "ParallaxARView", "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
+            ]),
+
         // MARK: Command line
         .executableTarget(
             name: "ParallaxCLI",
             dependencies: [
                 "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
                 "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
-                "ParallaxAR", "ParallaxARView",
+                "ParallaxAR", "ParallaxARView", "ParallaxEvaluation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // MARK: Tests
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"]),
         .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging"]),
-        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"], exclude: ["Fixtures"]),
+        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"]),
         .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision"]),
         .testTarget(
             name: "ParallaxTrackingTests",
-            dependencies: ["ParallaxTracking", "ParallaxDatasets", "ParallaxSimulation", "ParallaxSceneGraph"]),
-        .testTarget(name: "ParallaxARTests", dependencies: ["ParallaxAR"]),
-        .testTarget(name: "ParallaxARViewTests", dependencies: ["ParallaxARView"]),
+            dependencies: [
+                "ParallaxTracking", "ParallaxDatasets", "ParallaxSimulation", "ParallaxSceneGraph", "ParallaxEvaluation",
+            ]),
+        // AR tests score plane detection with the evaluation module's truth reader and evaluator.
+        .testTarget(name: "ParallaxARTests", dependencies: ["ParallaxAR", "ParallaxEvaluation"]),
+        .testTarget(name: "ParallaxARViewTests", dependencies: ["ParallaxARView", "ParallaxEvaluation"]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
         .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"], exclude: ["Golden"]),
         .testTarget(name: "ParallaxSimulationTests", dependencies: ["ParallaxSimulation"]),
+        .testTarget(name: "ParallaxEvaluationTests", dependencies: ["ParallaxEvaluation"], exclude: ["Fixtures"]),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "ParallaxImaging"]),
     ]
 )

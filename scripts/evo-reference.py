@@ -5,7 +5,7 @@ Makes small ground-truth fixtures from the real EuRoC trajectories in ../shared/
 derives estimates from them deterministically (a known rigid transform and scale, linear drift,
 seeded noise, a time offset, and for the "jitter" variants timestamp jitter and dropped poses),
 runs the evo_ape / evo_rpe command line tools on every pair and records their statistics,
-the exact commands and the evo version in Tests/ParallaxDatasetsTests/Fixtures/evo/reference.json.
+the exact commands and the evo version in Tests/ParallaxEvaluationTests/Fixtures/evo/reference.json.
 
 Usage (from the repository root, with evo installed: `pip install evo`):
     python3 scripts/evo-reference.py [path/to/bin/with/evo_ape]
@@ -22,7 +22,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(ROOT, "..", "shared", "trajectories")
-FIXTURES = os.path.join(ROOT, "Tests", "ParallaxDatasetsTests", "Fixtures", "evo")
+FIXTURES = os.path.join(ROOT, "Tests", "ParallaxEvaluationTests", "Fixtures", "evo")
 BIN = sys.argv[1] if len(sys.argv) > 1 else ""
 
 # name: (source file, first data line, keep every k-th line, number of poses)

@@ -26,8 +26,10 @@ public struct ARReplayReport: Sendable, Codable {
     public var contentPlacedAtFrame: Int?
     /// Classification of the plane it was placed on.
     public var contentPlaneClassification: String?
-    /// Anchor stability against ground truth (nil without ground truth or content).
-    public var jitter: AnchorJitter?
+    /// Per frame after placement, the content anchor's pixel in the estimated camera minus the
+    /// pixel of the true point it was placed on, seen by the ground-truth camera (empty without
+    /// ground truth or content). `ParallaxEvaluation`'s `AnchorJitter` summarises them.
+    public var anchorResiduals: [Vector2] = []
     /// The light estimate of the last frame (nil when light estimation was off).
     public var lastLight: ARRenderLight?
 }
@@ -148,7 +150,7 @@ public final class ARReplayRenderer: ARSceneRendererDelegate {
             report.framesWritten += 1
             progress?(k)
         }
-        if placed != nil, !residuals.isEmpty { report.jitter = AnchorJitter(residuals: residuals) }
+        report.anchorResiduals = residuals
         return report
     }
 

@@ -11,6 +11,10 @@ public struct SymmetricEigen: Sendable {
     /// Orthonormal eigenvectors as columns, in the order of ``values``.
     public let vectors: Matrix
 
+    /// The eigenvector of `values[index]` (column `index` of ``vectors``), e.g. `vector(0)` for the
+    /// direction of least variance or the null vector of a normal matrix.
+    public func vector(_ index: Int) -> [Double] { (0..<vectors.rows).map { vectors[$0, index] } }
+
     /// Sweep budget; Jacobi needs ~5–10 sweeps to reach machine precision for n ≤ 100.
     public static let maxSweeps = 100
 

@@ -41,7 +41,8 @@ struct FramePlan {
     static let maxLights = 8
     static let maxShadowMaps = 4
 
-    /// Gathers visible nodes under `scene.rootNode` (a hidden node hides its subtree; opacity multiplies down).
+    /// Gathers the scene's visible nodes (``Scene/visibleNodes``: a hidden node hides its subtree,
+    /// opacity multiplies down), their lights and the elements of their geometry.
     init(scene: Scene, camera: Node?, aspect: Float) {
         // Camera: the given node, else the scene's point of view, else one framing the scene's bounds.
         bounds = scene.worldBoundingBox
@@ -57,13 +58,9 @@ struct FramePlan {
             view = .lookAt(eye: cameraPosition, target: box.center, up: Vector3f(0, 1, 0))
             projection = Camera(fieldOfView: 60, zNear: radius * 0.05, zFar: radius * 10).projectionMatrix(aspect: aspect)
         }
-        var stack: [(Node, Matrix4f, Float)] = [(scene.rootNode, scene.rootNode.transform, scene.rootNode.opacity)]
         let floorExtent = Self.floorExtent(projection)
-        while let (node, world, opacity) = stack.popLast() {
-            if node.isHidden { continue }
-            for child in node.childNodes.reversed() {
-                stack.append((child, world * child.transform, opacity * child.opacity))
-            }
+        for visible in scene.visibleNodes {
+            let node = visible.node, world = visible.worldTransform, opacity = visible.opacity
             if let light = node.light, lights.count < Self.maxLights {
                 let position = Vector3f(world.columns.3.x, world.columns.3.y, world.columns.3.z)
                 let direction = world.transformDirection(Vector3f(0, 0, -1)).normalized

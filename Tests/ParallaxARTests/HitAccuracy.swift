@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxEvaluation
 import ParallaxMath
 
 @testable import ParallaxAR
@@ -30,7 +31,7 @@ struct HitAccuracy {
                     let truePoint = o + d * ((pA - o).dot(nA) / d.dot(nA))
                     let w = T_A_W.inverse * truePoint
                     let polygon = ConvexPolygon.hull(t.polygon.map { Vector2($0.x, $0.y) })
-                    guard PointClusters.distance(Vector2(w.x, w.y), toConvex: polygon) == 0 else { continue }
+                    guard ConvexPolygon.distance(Vector2(w.x, w.y), toConvex: polygon) == 0 else { continue }
                     let gap = abs(t.centre.z - height)
                     if gap < best?.gap ?? .infinity { best = (gap, truePoint) }
                 }

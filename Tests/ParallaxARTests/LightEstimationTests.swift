@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxImaging
 import ParallaxMath
+import ParallaxEvaluation
 import Testing
 @testable import ParallaxAR
 

@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxMath
+import ParallaxEvaluation
 import Testing
 
 @testable import ParallaxAR

@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxMath
 import ParallaxTracking
+import ParallaxEvaluation
 import Testing
 
 @testable import ParallaxAR

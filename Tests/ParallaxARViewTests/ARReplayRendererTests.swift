@@ -2,6 +2,7 @@ import Foundation
 import ParallaxAR
 import ParallaxImaging
 import ParallaxMath
+import ParallaxEvaluation
 import Testing
 @testable import ParallaxARView
 

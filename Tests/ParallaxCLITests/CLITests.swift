@@ -45,7 +45,7 @@ struct CLITests {
 
     @Test("evaluate prints ATE as JSON for the evo fixture pair")
     func evaluateJSON() throws {
-        let fixtures = "Tests/ParallaxDatasetsTests/Fixtures/evo/"
+        let fixtures = "Tests/ParallaxEvaluationTests/Fixtures/evo/"
         let result = try CommandRunner.run(["evaluate", fixtures + "est_V1_01.txt", fixtures + "gt_V1_01.txt",
                                             "--align", "se3", "--json"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -64,7 +64,7 @@ struct TrajectoryFormatTests {
     @Test("TUM writing round-trips exactly, full-precision values and nanoseconds included")
     func tumRoundTrip() throws {
         var poses: [TrajectoryPose] = []
-        var rng = SeededGenerator(seed: 42)
+        var rng = SplitMix64(seed: 42)
         for k in 0..<200 {
             let q = Quaternion(w: .random(in: -1...1, using: &rng), x: .random(in: -1...1, using: &rng),
                                y: .random(in: -1...1, using: &rng), z: .random(in: -1...1, using: &rng)).normalized
@@ -122,7 +122,8 @@ struct TrajectoryFormatTests {
 
     @Test("EuRoC CSV of the real snippet and the fixture CSV equal their TUM twins")
     func eurocReal() throws {
-        let fixtures = Self.here.appendingPathComponent("Fixtures/evo")
+        // The evo fixtures live with the trajectory evaluation's tests.
+        let fixtures = Self.here.deletingLastPathComponent().appendingPathComponent("ParallaxEvaluationTests/Fixtures/evo")
         let csv = try Trajectory.read(contentsOf: fixtures.appendingPathComponent("gt_V1_01.csv"))
         let tum = try Trajectory.read(contentsOf: fixtures.appendingPathComponent("gt_V1_01.txt"))
         #expect(csv.count == 400 && tum.count == 400)

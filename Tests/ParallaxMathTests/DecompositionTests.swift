@@ -26,6 +26,17 @@ import Testing
         #expect(throws: LinearAlgebraError.self) { try SymmetricEigen(Matrix(rows: 2, cols: 3)) }
     }
 
+    @Test func eigenvectorAccessorSolvesTheEigenproblem() throws {
+        // vector(i) is column i of vectors: A v = λ v, in ascending order (the front-end's
+        // eight-point solver takes vector(0) as the null vector of its normal matrix).
+        let a = Matrix([[4, 1, 2], [1, 3, 0], [2, 0, 5]])
+        let e = try SymmetricEigen(a)
+        for i in 0..<3 {
+            let v = e.vector(i)
+            #expect(maxDiff(a * v, v.map { $0 * e.values[i] }) < 1e-12)
+        }
+    }
+
     @Test func eigenKeepsTinyEigenvaluesAccurate() throws {
         // Graded diagonal with tiny couplings: λ ≈ 1e-12 must come out to many relative digits.
         let a = Matrix([[1, 1e-7, 0], [1e-7, 1e-6, 1e-10], [0, 1e-10, 1e-12]])

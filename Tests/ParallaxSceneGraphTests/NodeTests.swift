@@ -34,6 +34,24 @@ private func close(_ a: Vector3f, _ b: Vector3f, _ tol: Float = 1e-4) -> Bool { 
     #expect(close(a.worldFront, Vector3f(-1, 0, 0)))
 }
 
+@Test func visibleNodesSkipHiddenSubtreesAndClampOpacity() {
+    let scene = Scene()
+    let a = Node(name: "a"), b = Node(name: "b"), hidden = Node(name: "hidden"), under = Node(name: "under")
+    scene.rootNode.addChildNode(a); a.addChildNode(b)
+    scene.rootNode.addChildNode(hidden); hidden.addChildNode(under)
+    hidden.isHidden = true
+    a.position = Vector3f(1, 0, 0)
+    b.position = Vector3f(0, 2, 0)
+    a.opacity = 2      // out of range: counts as 1, so it cannot cancel b's 0.5
+    b.opacity = 0.5
+    let visible = scene.visibleNodes
+    #expect(visible.map { $0.node.name } == ["root", "a", "b"])
+    #expect(visible[1].opacity == 1 && visible[2].opacity == 0.5)
+    #expect(close(visible[2].worldTransform.transformPoint(.zero), Vector3f(1, 2, 0)))
+    a.opacity = -1
+    #expect(scene.visibleNodes[2].opacity == 0)
+}
+
 @Test func hierarchyEditing() {
     let root = Node(name: "root"), a = Node(name: "a"), b = Node(name: "b"), c = Node(name: "deep")
     root.addChildNode(a); root.addChildNode(b); b.addChildNode(c)

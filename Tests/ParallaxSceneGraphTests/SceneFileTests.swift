@@ -108,10 +108,10 @@ let scenesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
     let red = try #require(r.geometry?.firstMaterial)
     #expect(red.name == "red" && red.lightingModel == .lambert)
     if case .color(let c) = red.diffuse.contents { #expect(c == Vector4f(1, 0, 0, 1)) }
-    // Render list: the box first (renderingOrder -2), opacities multiply down the tree.
-    let items = scene.renderItems
+    // Visible nodes in tree order; opacities multiply down the tree.
+    let items = scene.visibleNodes.filter { $0.node.geometry != nil }
     #expect(items.map { $0.node.name } == ["r", "child"])
     #expect(items[1].opacity == 0.5)
     #expect((items[1].worldTransform.transformPoint(.zero) - Vector3f(0, 2, 3)).norm < 1e-5)
-    #expect(try #require(items[1].geometry.firstMaterial).isTranslucent)
+    #expect(try #require(items[1].node.geometry?.firstMaterial).isTranslucent)
 }

@@ -1,4 +1,5 @@
 import ParallaxTracking
+import ParallaxEvaluation
 import Testing
 
 /// The front-end measured on its own: tracks triangulated with the simulator's true poses.

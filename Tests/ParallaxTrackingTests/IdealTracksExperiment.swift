@@ -2,6 +2,7 @@ import Foundation
 import ParallaxDatasets
 import ParallaxMath
 import ParallaxVision
+import ParallaxEvaluation
 import Testing
 @testable import ParallaxTracking
 
@@ -25,8 +26,8 @@ struct IdealTracksExperiment {
             truth.T_world_body(at: Int64((t * 1e9).rounded())).map { ($0.rotationMatrix, $0.translation) }
         }
         let rig = first.estimator.core.rig
-        let cam0 = dataset.cameras[0].makeCameraModel()
-        let cam1 = dataset.cameras.count > 1 ? dataset.cameras[1].makeCameraModel() : nil
+        let cam0 = try dataset.cameras[0].makeCameraModel()
+        let cam1 = dataset.cameras.count > 1 ? try dataset.cameras[1].makeCameraModel() : nil
         let times = recorder.frames.keys.sorted()
         var observations: [Int: [Observation]] = [:], poses: [Int: [(Matrix3, Vector3)]] = [:]
         for (k, t) in times.enumerated() {

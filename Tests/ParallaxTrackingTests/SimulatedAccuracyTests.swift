@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxDatasets
 import ParallaxTracking
+import ParallaxEvaluation
 import Testing
 
 /// Accuracy floors on simulated 30 s datasets (EuRoC noise; V1_01 in `Scenes/room.json`, UDel Gore in

@@ -2,6 +2,7 @@ import Foundation
 import ParallaxDatasets
 import ParallaxMath
 import ParallaxTracking
+import ParallaxEvaluation
 import Testing
 
 /// The real EuRoC V1_01 snippet (drone standing on the ground, motors running): the estimator must

@@ -1,3 +1,4 @@
+import ParallaxDatasets
 import ParallaxMath
 import Testing
 @testable import ParallaxVision
@@ -89,4 +90,22 @@ func jacobianError(_ cam: some CameraModel, _ p: Vector3) -> Double {
     // Barrel distortion: a corner pixel is farther out once undistorted than its raw value.
     let raw = Vector2((10 - eurocCam0.cx) / eurocCam0.fx, (20 - eurocCam0.cy) / eurocCam0.fy)
     #expect(xn[0].norm > raw.norm)
+}
+
+@Test func calibrationBridgeRejectsUnmodellableCalibrations() throws {
+    var bad = CameraCalibration.simpleTestCamera
+    bad.intrinsics.fu = 0
+    #expect(throws: CameraModelError.self) { try bad.makeCameraModel() }
+    bad = .simpleTestCamera
+    bad.distortion = .equidistant(k1: .nan, k2: 0, k3: 0, k4: 0)
+    #expect(throws: CameraModelError.self) { try bad.makeCameraModel() }
+    #expect(try CameraCalibration.simpleTestCamera.makeCameraModel() is PinholeRadTanCamera)
+}
+
+extension CameraCalibration {
+    /// A 640×480 pinhole without distortion.
+    static let simpleTestCamera = CameraCalibration(
+        name: "cam0", T_body_camera: .identity, rateHz: 20, width: 640, height: 480,
+        intrinsics: PinholeIntrinsics(fu: 400, fv: 400, cu: 320, cv: 240),
+        distortion: .radialTangential(k1: 0, k2: 0, p1: 0, p2: 0))
 }

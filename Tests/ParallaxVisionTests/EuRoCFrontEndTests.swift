@@ -26,7 +26,7 @@ func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] 
     let imu = try ds.imuSamples()
     let R_B_C = ds.cameras[0].T_body_camera.rotationMatrix
     let bias = GyroIntegration.staticBias(imu: imu, seconds: 1)
-    var tracker = ds.makeFeatureTracker()
+    var tracker = try ds.makeFeatureTracker()
     var frames: [FeatureFrame] = []
     var prev: Int64?
     for f in left {
@@ -42,7 +42,7 @@ func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] 
 
 @Test func calibrationBridgeBuildsEuRoCModel() throws {
     guard let ds = eurocSnippet() else { return }
-    let cam = try #require(ds.cameras[0].makeCameraModel() as? PinholeRadTanCamera)
+    let cam = try #require(try ds.cameras[0].makeCameraModel() as? PinholeRadTanCamera)
     #expect(cam == eurocCam0)
 }
 
@@ -99,7 +99,7 @@ func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] 
 
     // Stereo: most features matched, every match on its epipolar line within 1 px and in front.
     let T_c1_c0 = try #require(ds.T_cam0_cam1).inverse
-    let stereo = StereoMatcher(left: ds.cameras[0].makeCameraModel(), right: ds.cameras[1].makeCameraModel(),
+    let stereo = StereoMatcher(left: try ds.cameras[0].makeCameraModel(), right: try ds.cameras[1].makeCameraModel(),
                                T_right_left: T_c1_c0)
     var epi: [Double] = []
     var matched = 0, total = 0
@@ -126,7 +126,7 @@ func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] 
     let a = Dictionary(uniqueKeysWithValues: frames[0].features.map { ($0.id, $0) })
     var x1: [Vector2] = [], x2: [Vector2] = [], bad: [Bool] = []
     var rng = SplitMix64(seed: 11)
-    let cam = ds.cameras[0].makeCameraModel()
+    let cam = try ds.cameras[0].makeCameraModel()
     for f in frames[1].features {
         guard let p = a[f.id] else { continue }
         let corrupt = x1.count % 8 == 3

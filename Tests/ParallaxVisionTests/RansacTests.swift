@@ -85,13 +85,3 @@ func checkRansac(_ scene: TwoViewScene, rotation: Matrix3?) {
     // must still reject every corrupted pair (displaced ≥ 10 px).
     for i in 0..<inl.count { #expect(inl[i] == !scene.isOutlier[i]) }
 }
-
-@Test func symmetricEigenDecomposes() {
-    let a: [Double] = [4, 1, 2, 1, 3, 0, 2, 0, 5]
-    let (vals, vecs) = symmetricEigen(a, n: 3)
-    #expect(vals == vals.sorted())
-    for (l, v) in zip(vals, vecs) {
-        let av = Matrix3(rowMajor: a) * Vector3(v[0], v[1], v[2])
-        #expect((av - l * Vector3(v[0], v[1], v[2])).norm < 1e-10)
-    }
-}

@@ -34,7 +34,7 @@ enum RayGeometry {
         // Boundary is counter-clockwise seen from +y, i.e. in (z, x) coordinates.
         let poly = plane.geometry.boundaryVertices.map { Vector2($0.z, $0.x) }
         guard poly.count >= 3 else { return false }
-        return PointClusters.distance(Vector2(local.z, local.x), toConvex: poly) == 0
+        return ConvexPolygon.distance(Vector2(local.z, local.x), toConvex: poly) == 0
     }
 
     /// A plane estimated from feature points near the ray: the points whose perpendicular

@@ -107,4 +107,31 @@ public enum ConvexPolygon {
         guard let best else { return (hull[0], .zero, 0) }
         return (best.centre, best.size, best.angle)
     }
+
+    /// Distance from `p` to a convex counter-clockwise polygon (0 inside).
+    public static func distance(_ p: Vector2, toConvex poly: [Vector2]) -> Double {
+        guard poly.count >= 3 else { return poly.map { ($0 - p).norm }.min() ?? .infinity }
+        var inside = true
+        var best = Double.infinity
+        for i in 0..<poly.count {
+            let a = poly[i], b = poly[(i + 1) % poly.count]
+            let e = b - a
+            if e.x * (p.y - a.y) - e.y * (p.x - a.x) < 0 { inside = false }
+            let t = max(0, min(1, ((p - a) * e).sum() / max((e * e).sum(), 1e-18)))
+            best = min(best, (a + e * t - p).norm)
+        }
+        return inside ? 0 : best
+    }
+
+    /// An in-plane basis `(e1, e2)` with `e1 × e2 = n` for the unit normal `n` of a plane in the
+    /// z-up world: the polygons here are plane points in these coordinates. For vertical planes
+    /// `e2` is up.
+    public static func basis(ofPlaneWithNormal n: Vector3) -> (Vector3, Vector3) {
+        if abs(n.z) < 0.9 {
+            let e2 = (Vector3(0, 0, 1) - n * n.z).normalized
+            return (e2.cross(n), e2)
+        }
+        let e1 = (Vector3(1, 0, 0) - n * n.x).normalized
+        return (e1, n.cross(e1))
+    }
 }

@@ -20,25 +20,15 @@ struct DetectedPlane: Equatable {
     /// Dataset time of the first detection (s).
     var firstSeen: Double
 
-    /// An in-plane basis `(e1, e2)` with `e1 × e2 = normal`: for vertical planes `e2` is up.
-    static func basis(_ n: Vector3) -> (Vector3, Vector3) {
-        if abs(n.z) < 0.9 {
-            let e2 = (Vector3(0, 0, 1) - n * n.z).normalized
-            return (e2.cross(n), e2)
-        }
-        let e1 = (Vector3(1, 0, 0) - n * n.x).normalized
-        return (e1, n.cross(e1))
-    }
-
     /// In-plane coordinates of a point.
     func planar(_ p: Vector3) -> Vector2 {
-        let (e1, e2) = Self.basis(normal)
+        let (e1, e2) = ConvexPolygon.basis(ofPlaneWithNormal: normal)
         return Vector2(p.dot(e1), p.dot(e2))
     }
 
     /// The 3D point of in-plane coordinates.
     func spatial(_ q: Vector2) -> Vector3 {
-        let (e1, e2) = Self.basis(normal)
+        let (e1, e2) = ConvexPolygon.basis(ofPlaneWithNormal: normal)
         return normal * offset + e1 * q.x + e2 * q.y
     }
 

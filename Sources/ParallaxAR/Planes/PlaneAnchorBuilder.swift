@@ -10,7 +10,7 @@ import ParallaxMath
 /// The mesh is a triangle fan over the convex boundary.
 enum PlaneAnchorBuilder {
     static func anchor(for plane: DetectedPlane, T_A_W: RigidTransform, identifier: UUID) -> PlaneAnchor {
-        let (e1, _) = DetectedPlane.basis(plane.normal)
+        let (e1, _) = ConvexPolygon.basis(ofPlaneWithNormal: plane.normal)
         let hull = plane.planarBoundary
         let c2 = ConvexPolygon.centroid(hull)
         let origin = plane.spatial(c2)

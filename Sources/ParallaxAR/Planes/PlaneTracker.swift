@@ -88,7 +88,7 @@ struct PlaneTracker {
             let planar = candidates.map { plane.planar(points[$0]) }
             var inliers: [Int] = []
             for component in PointClusters.components(planar, radius: linkRadius)
-            where component.contains(where: { PointClusters.distance(planar[$0], toConvex: hull) <= linkRadius }) {
+            where component.contains(where: { ConvexPolygon.distance(planar[$0], toConvex: hull) <= linkRadius }) {
                 inliers += component.map { candidates[$0] }
             }
             guard inliers.count >= 3 else { continue }
@@ -179,7 +179,7 @@ struct PlaneTracker {
                 // A slab just above or below a known plane over the same area is that plane's
                 // noise (or a rug on a floor), not a new surface.
                 p.alignment == .horizontal && p.normal.z == normalZ && abs(p.offset - normalZ * h) < duplicateSeparation
-                    && members.contains { PointClusters.distance(p.planar(points[$0]), toConvex: p.planarBoundary) <= linkRadius }
+                    && members.contains { ConvexPolygon.distance(p.planar(points[$0]), toConvex: p.planarBoundary) <= linkRadius }
             }
             if members.count >= minimumPoints, area >= minimumArea, !shadowed {
                 let normal = Vector3(0, 0, normalZ)
@@ -226,7 +226,7 @@ struct PlaneTracker {
             guard var n = Self.verticalNormal(inliers.map { points[$0] }, centroid: c) else { return }
             if n.dot(camera - c) < 0 { n = -n }
             inliers = pool.filter { abs(points[$0].dot(n) - n.dot(c)) < distanceThreshold }
-            let (e1, _) = DetectedPlane.basis(n)
+            let (e1, _) = ConvexPolygon.basis(ofPlaneWithNormal: n)
             let planar = inliers.map { Vector2(points[$0].dot(e1), points[$0].z) }
             let cluster = PointClusters.components(planar, radius: linkRadius).first ?? []
             let members = cluster.map { inliers[$0] }.sorted()
@@ -255,8 +255,8 @@ struct PlaneTracker {
                 guard gap < 0.05 else { continue }
                 let hullA = pa.planarBoundary
                 let hullB = pb.planarBoundary.map { pa.planar(pb.spatial($0)) }
-                let touching = pb.boundary.contains { PointClusters.distance(pa.planar($0), toConvex: hullA) <= linkRadius }
-                    || pa.boundary.contains { PointClusters.distance(pa.planar($0), toConvex: hullB) <= linkRadius }
+                let touching = pb.boundary.contains { ConvexPolygon.distance(pa.planar($0), toConvex: hullA) <= linkRadius }
+                    || pa.boundary.contains { ConvexPolygon.distance(pa.planar($0), toConvex: hullB) <= linkRadius }
                 guard touching else { continue }
                 let wa = Double(pa.inlierCount), wb = Double(pb.inlierCount)
                 pa.offset = (pa.offset * wa + pb.normal.dot(pa.normal) * pb.offset * wb) / (wa + wb)

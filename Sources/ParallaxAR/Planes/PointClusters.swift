@@ -36,19 +36,4 @@ enum PointClusters {
         }
         return result.sorted { $0.count != $1.count ? $0.count > $1.count : $0[0] < $1[0] }
     }
-
-    /// Distance from `p` to a convex counter-clockwise polygon (0 inside).
-    static func distance(_ p: Vector2, toConvex poly: [Vector2]) -> Double {
-        guard poly.count >= 3 else { return poly.map { ($0 - p).norm }.min() ?? .infinity }
-        var inside = true
-        var best = Double.infinity
-        for i in 0..<poly.count {
-            let a = poly[i], b = poly[(i + 1) % poly.count]
-            let e = b - a
-            if e.x * (p.y - a.y) - e.y * (p.x - a.x) < 0 { inside = false }
-            let t = max(0, min(1, ((p - a) * e).sum() / max((e * e).sum(), 1e-18)))
-            best = min(best, (a + e * t - p).norm)
-        }
-        return inside ? 0 : best
-    }
 }

@@ -7,7 +7,8 @@ import ParallaxTracking
 /// The oracle source: poses from the dataset's ground truth (interpolated at the frame time),
 /// 3D points triangulated from the real images with those poses (``KnownPoseTriangulator``).
 struct GroundTruthPoseSource: PoseSource {
-    private let interpolator: GroundTruthInterpolator
+    /// nil when the ground-truth file holds no states: every frame then has no pose.
+    private let truth: GroundTruthPoses?
     private let T_body_camera: RigidTransform
     private var triangulator: KnownPoseTriangulator
 
@@ -18,15 +19,15 @@ struct GroundTruthPoseSource: PoseSource {
         guard let camera = dataset.cameras.first else {
             throw SessionError("\(dataset.mav0.path): no camera")
         }
-        interpolator = GroundTruthInterpolator(states: try dataset.groundTruth())
+        truth = GroundTruthPoses(states: try dataset.groundTruth())
         T_body_camera = camera.T_body_camera
-        triangulator = KnownPoseTriangulator(camera: camera.makeCameraModel())
+        triangulator = KnownPoseTriangulator(camera: try camera.makeCameraModel())
     }
 
     mutating func process(imu: IMUSample) {}
 
     mutating func process(frame: FrameEvent, image: GrayImage, rightImage: GrayImage?) throws -> SourceOutput {
-        guard let T_W_B = interpolator.pose(at: frame.timestampNs) else {
+        guard let T_W_B = truth?.T_world_body(at: frame.timestampNs, holdingEndsFor: Session.groundTruthEndHoldNs) else {
             return SourceOutput(trackingState: .notAvailable, T_world_body: nil, featurePoints: [])
         }
         let points = triangulator.process(image: image, timestamp: frame.timestamp,

@@ -34,31 +34,3 @@ protocol PoseSource {
     /// Processes one camera frame (raw cam0 image, plus cam1's when stereo).
     mutating func process(frame: FrameEvent, image: GrayImage, rightImage: GrayImage?) throws -> SourceOutput
 }
-
-/// Linear/slerp interpolation of a ground-truth trajectory at arbitrary times.
-struct GroundTruthInterpolator {
-    let states: [GroundTruthState]
-
-    init(states: [GroundTruthState]) { self.states = states }
-
-    /// `T_W_B` at `timestampNs`; nil outside the trajectory (beyond 50 ms of its ends).
-    func pose(at timestampNs: Int64) -> RigidTransform? {
-        guard let first = states.first, let last = states.last else { return nil }
-        if timestampNs <= first.timestampNs {
-            return first.timestampNs - timestampNs <= 50_000_000 ? first.T_world_body : nil
-        }
-        if timestampNs >= last.timestampNs {
-            return timestampNs - last.timestampNs <= 50_000_000 ? last.T_world_body : nil
-        }
-        // Binary search for the bracketing pair.
-        var lo = 0, hi = states.count - 1
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if states[mid].timestampNs <= timestampNs { lo = mid } else { hi = mid }
-        }
-        let a = states[lo], b = states[hi]
-        let t = Double(timestampNs - a.timestampNs) / Double(max(1, b.timestampNs - a.timestampNs))
-        let q = a.orientation.normalized.slerp(to: b.orientation.normalized, t: t)
-        return RigidTransform(rotation: q, translation: a.position + (b.position - a.position) * t)
-    }
-}

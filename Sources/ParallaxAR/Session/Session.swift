@@ -14,6 +14,11 @@ import ParallaxTracking
 /// **Determinism**: with ``ReplayPace/asFastAsPossible`` (the default) the same dataset,
 /// configuration and seed give the same frames, anchors and identifiers, bit for bit.
 public final class Session {
+    /// How far beyond the ends of the ground truth (ns) the ground-truth pose source still gives a
+    /// frame the end pose (``GroundTruthPoses/T_world_body(at:holdingEndsFor:)``): 50 ms, so the
+    /// first and last camera frames of a recording are not lost to a slightly shorter mocap log.
+    public static let groundTruthEndHoldNs: Int64 = 50_000_000
+
     /// The dataset replayed.
     public let dataset: EuRoCDataset
     /// Source, pace, time window and seed. Changes take effect at the next reset.
@@ -177,7 +182,7 @@ public final class Session {
         case .groundTruth: source = try GroundTruthPoseSource(dataset: dataset)
         case .tracking: source = try TrackerPoseSource(dataset: dataset)
         }
-        undistorter = cameraCalibration.map { ImageUndistorter(lens: $0.makeCameraModel()) }
+        undistorter = try cameraCalibration.map { ImageUndistorter(lens: try $0.makeCameraModel()) }
     }
 
     private func pace(_ ns: Int64) {

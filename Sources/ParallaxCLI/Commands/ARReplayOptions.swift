@@ -3,6 +3,7 @@ import Foundation
 import ParallaxAR
 import ParallaxARView
 import ParallaxDatasets
+import ParallaxEvaluation
 
 /// The AR half of `parallax replay`: plane detection, light estimation, frames with anchors and
 /// composited PNGs, through a ``Session`` (ARKit's model) instead of the bare tracker.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxEvaluation
 import ParallaxVision
 
 /// `parallax bench frontend DATASET`: milliseconds per frame of the feature-tracking front-end,

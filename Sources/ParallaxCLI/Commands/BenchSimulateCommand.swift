@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParallaxEvaluation
 import ParallaxSceneGraph
 import ParallaxSimulation
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParallaxDatasets
+import ParallaxEvaluation
 import ParallaxTracking
 
 /// `parallax bench tracking DATASET`: milliseconds per frame of the whole tracker (front-end and

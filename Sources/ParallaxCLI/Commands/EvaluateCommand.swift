@@ -1,13 +1,14 @@
 import ArgumentParser
 import Foundation
 import ParallaxDatasets
+import ParallaxEvaluation
 import ParallaxImaging
 
 extension AlignmentMethod: ExpressibleByArgument {}
 extension RPEDeltaUnit: ExpressibleByArgument {}
 
 /// `parallax evaluate EST GT`: ATE and RPE of an estimated trajectory against ground truth,
-/// with the same definitions as evo_ape / evo_rpe (see `ParallaxDatasets/Evaluation`).
+/// with the same definitions as evo_ape / evo_rpe (see `ParallaxEvaluation/Trajectory`).
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",

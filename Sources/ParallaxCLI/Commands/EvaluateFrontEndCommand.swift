@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParallaxDatasets
+import ParallaxEvaluation
 import ParallaxTracking
 
 /// `parallax evaluate-frontend DATASET`: reprojection errors of the feature tracks against the

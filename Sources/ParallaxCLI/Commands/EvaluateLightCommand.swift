@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParallaxAR
 import ParallaxDatasets
+import ParallaxEvaluation
 
 /// `parallax evaluate-light DATASET`: runs the ambient light estimator over a simulated dataset
 /// and compares it with `truth/lighting.json` (relative error, correlation, flicker).

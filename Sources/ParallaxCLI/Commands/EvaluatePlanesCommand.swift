@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParallaxAR
 import ParallaxDatasets
+import ParallaxEvaluation
 
 /// `parallax evaluate-planes DATASET`: replays a simulated dataset with plane detection and
 /// scores the planes against its `truth/planes.json`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParallaxDatasets
+import ParallaxEvaluation
 import ParallaxMath
 import ParallaxTracking
 
@@ -47,12 +48,12 @@ struct ReplayCommand: ParsableCommand {
         let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
         // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
         var exporter = try (ar.isRequested ? nil : export).map { try TrackingFrameExporter(path: $0, camera: data.cameras[0]) }
-        let bar = isatty(STDOUT_FILENO) != 0 ? ReplayProgress() : nil
+        let bar = isatty(STDOUT_FILENO) != 0 ? ProgressBar() : nil
         var done = 0
         let summary = try runner.run(from: from, to: to) { result, _ in
             done += 1
             try exporter?.write(result)
-            bar?.update(min(1, Double(done) / Double(totalFrames)), state: result.trackingState.description)
+            bar?.update(min(1, Double(done) / Double(totalFrames)), status: result.trackingState.description)
         }
         bar?.finish()
         try exporter?.close()
@@ -76,26 +77,11 @@ struct ReplayCommand: ParsableCommand {
         mode \(mode.rawValue): \(s.frames) frames, normal \(f(100 * s.normalFraction)) % \
         (\(s.normalFrames)/\(s.frames)); initialised after \(s.initializationTime.map { f($0) + " s" } ?? "never"), \
         normal after \(s.timeToNormal.map { f($0) + " s" } ?? "never")
-        tracking ms per frame (median / p99): total \(f(DatasetRunner.Summary.quantile(total, 0.5))) / \
-        \(f(DatasetRunner.Summary.quantile(total, 0.99))), front-end \(f(DatasetRunner.Summary.quantile(fe, 0.5))) / \
-        \(f(DatasetRunner.Summary.quantile(fe, 0.99))), back-end \(f(DatasetRunner.Summary.quantile(be, 0.5))) / \
-        \(f(DatasetRunner.Summary.quantile(be, 0.99))); PNG decoding (not counted) \
-        \(f(DatasetRunner.Summary.quantile(s.decodeMs, 0.5))) / \(f(DatasetRunner.Summary.quantile(s.decodeMs, 0.99)))
+        tracking ms per frame (median / p99): total \(f(SampleStatistics.quantile(total, 0.5))) / \
+        \(f(SampleStatistics.quantile(total, 0.99))), front-end \(f(SampleStatistics.quantile(fe, 0.5))) / \
+        \(f(SampleStatistics.quantile(fe, 0.99))), back-end \(f(SampleStatistics.quantile(be, 0.5))) / \
+        \(f(SampleStatistics.quantile(be, 0.99))); PNG decoding (not counted) \
+        \(f(SampleStatistics.quantile(s.decodeMs, 0.5))) / \(f(SampleStatistics.quantile(s.decodeMs, 0.99)))
         """
     }
-}
-
-/// A one-line progress bar on a terminal.
-final class ReplayProgress {
-    private var last = -1
-    func update(_ fraction: Double, state: String) {
-        let percent = Int(fraction * 100)
-        guard percent != last else { return }
-        last = percent
-        let filled = Int(fraction * 30)
-        let line = "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled)
-            + "] \(percent)%  \(state)        "
-        FileHandle.standardOutput.write(Data(line.utf8))
-    }
-    func finish() { FileHandle.standardOutput.write(Data("\n".utf8)) }
 }

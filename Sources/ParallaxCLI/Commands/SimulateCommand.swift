@@ -128,24 +128,3 @@ struct SimulateCommand: ParsableCommand {
               + "\(summary.cameras) camera(s) at \(rateCam) Hz, \(summary.planes) planes, \(String(format: "%.2f", spline.duration)) s")
     }
 }
-
-/// A one-line progress bar redrawn with a carriage return (only used on a terminal).
-final class ProgressBar {
-    private var lastDrawn = -1
-    private let start = Date()
-
-    func update(_ fraction: Double) {
-        let percent = Int(fraction * 100)
-        guard percent != lastDrawn else { return }
-        lastDrawn = percent
-        let width = 30
-        let filled = Int(fraction * Double(width))
-        let elapsed = Date().timeIntervalSince(start)
-        let eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0
-        let line = "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-            + "] \(percent)%  eta \(Int(eta)) s"
-        FileHandle.standardOutput.write(Data(("\r" + line).utf8))
-    }
-
-    func finish() { FileHandle.standardOutput.write(Data("\n".utf8)) }
-}

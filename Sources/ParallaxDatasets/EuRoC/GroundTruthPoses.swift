@@ -15,10 +15,25 @@ public struct GroundTruthPoses: Sendable {
         self.states = states
     }
 
-    /// `T_world_body` at `timestampNs`, nil outside the ground truth's span.
-    public func T_world_body(at timestampNs: Int64) -> RigidTransform? {
-        guard let first = states.first, let last = states.last,
-              timestampNs >= first.timestampNs, timestampNs <= last.timestampNs else { return nil }
+    /// `T_world_body` at `timestampNs`: linear in position and spherical in orientation between
+    /// the two states around it.
+    ///
+    /// By default nil outside the ground truth's span. With `holdingEndsFor`, a time at or beyond an
+    /// end (by at most that many nanoseconds) answers that end's stored pose instead of nil: the AR
+    /// session's ground-truth pose source uses 50 ms so the first and last camera frames, which may
+    /// lie just outside the motion-capture recording, still get a pose. It holds, not extrapolates:
+    /// a held pose is off by the motion over the gap, so evaluation code keeps the default.
+    public func T_world_body(at timestampNs: Int64, holdingEndsFor hold: Int64? = nil) -> RigidTransform? {
+        guard let first = states.first, let last = states.last else { return nil }
+        if let hold {
+            if timestampNs <= first.timestampNs {
+                return first.timestampNs - timestampNs <= hold ? first.T_world_body : nil
+            }
+            if timestampNs >= last.timestampNs {
+                return timestampNs - last.timestampNs <= hold ? last.T_world_body : nil
+            }
+        }
+        guard timestampNs >= first.timestampNs, timestampNs <= last.timestampNs else { return nil }
         var lo = 0, hi = states.count - 1
         while hi - lo > 1 {
             let mid = (lo + hi) / 2

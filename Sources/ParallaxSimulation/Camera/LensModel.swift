@@ -5,6 +5,19 @@ import ParallaxMath
 /// Projection and back-projection through a pinhole camera with lens distortion, as described by
 /// a EuRoC `sensor.yaml` (``CameraCalibration``). Pixel centres are at integer coordinates
 /// (OpenCV convention); points are in the OpenCV camera frame (x right, y down, z forward).
+///
+/// This is deliberately not the tracker's camera model (`ParallaxVision`'s `PinholeRadTanCamera`
+/// and `EquidistantCamera`, built by `CameraCalibration.makeCameraModel()`): the simulator makes the
+/// images the tracker is scored on, so it must not share that code or its mistakes, and the
+/// simulation stack does not depend on the vision stack. The two agree on the distortion formulas;
+/// where they differ on purpose:
+/// - Equidistant projection goes through the normalised plane (x/z, y/z), so only points in front
+///   of the camera (z > 1e-9) project; the tracker's model works from the incidence angle and
+///   accepts rays up to its `maxIncidenceAngle`, beyond 90° when the lens allows, and rejects rays
+///   past the range where θ_d(θ) increases. ``undistort(_:)`` caps θ at 1.55 rad instead.
+/// - Radial-tangential ``undistort(_:)`` runs Newton with a central-difference Jacobian (to 1e-13);
+///   the tracker runs Gauss–Newton with the analytic one. Inside the image both agree to ~1e-12.
+/// - There is no Jacobian: the simulator only renders and warps, it never linearises.
 public struct LensModel: Sendable {
     /// Intrinsics and distortion.
     public let calibration: CameraCalibration

@@ -31,14 +31,14 @@ struct EstimatorCore {
     init(configuration: TrackerConfiguration, camera0: CameraCalibration, camera1: CameraCalibration?,
          imu: IMUCalibration) throws {
         self.configuration = configuration
-        let cam0 = camera0.makeCameraModel()
+        let cam0 = try camera0.makeCameraModel()
         camera0Model = cam0
         T_body_cam0 = camera0.T_body_camera
         noise = imu.noiseDensities
         rig = CameraRig(camera0: camera0, camera1: camera1)
         let frontEnd = configuration.frontEnd
         if let camera1 {
-            let cam1 = camera1.makeCameraModel()
+            let cam1 = try camera1.makeCameraModel()
             let T_c1_c0 = camera1.T_body_camera.inverse * camera0.T_body_camera
             isStereo = true
             makeTracker = { FeatureTracker(camera: cam0, rightCamera: cam1, T_right_left: T_c1_c0, configuration: frontEnd) }

@@ -31,21 +31,6 @@ public struct DatasetRunner {
         public var groundTruth: Trajectory?
         /// Fraction of frames `normal`.
         public var normalFraction: Double { frames > 0 ? Double(normalFrames) / Double(frames) : 0 }
-
-        /// The `q`-quantile (0…1) of per-frame milliseconds (nearest rank).
-        public static func quantile(_ values: [Double], _ q: Double) -> Double {
-            guard !values.isEmpty else { return 0 }
-            let s = values.sorted()
-            return s[min(s.count - 1, max(0, Int((q * Double(s.count)).rounded(.up)) - 1))]
-        }
-
-        /// ATE (posyaw alignment, 10 ms association) against ground truth, when both exist.
-        public func evaluation(alignment: AlignmentMethod = .posyaw) throws -> TrajectoryEvaluation? {
-            guard let gt = groundTruth, trajectory.count >= 3 else { return nil }
-            var options = EvaluationOptions()
-            options.alignment = alignment
-            return try TrajectoryEvaluation(estimate: trajectory, reference: gt, options: options)
-        }
     }
 
     /// The dataset.

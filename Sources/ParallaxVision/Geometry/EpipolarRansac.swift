@@ -124,12 +124,13 @@ public struct EpipolarRansac: Sendable {
             let row = [q.x * p.x, q.x * p.y, q.x, q.y * p.x, q.y * p.y, q.y, p.x, p.y, 1]
             for i in 0..<9 { for j in 0..<9 { ata[i * 9 + j] += row[i] * row[j] } }
         }
-        let f = symmetricEigen(ata, n: 9).vectors[0]
-        let F = Matrix3(rowMajor: f)
+        // Non-finite input or no convergence: no estimate (the RANSAC draws another sample).
+        guard let normal = try? SymmetricEigen(Matrix(rows: 9, cols: 9, elements: ata)) else { return nil }
+        let F = Matrix3(rowMajor: normal.vector(0))
         guard F.isFinite else { return nil }
         // Rank 2: F ← F (I − v vᵀ) with v the right singular vector of the smallest σ.
         let ftf = F.transpose * F
-        let v3 = symmetricEigen(ftf.rowMajor, n: 3).vectors[0]
+        guard let v3 = try? SymmetricEigen(Matrix(ftf)).vector(0) else { return nil }
         let v = Vector3(v3[0], v3[1], v3[2])
         return F * (Matrix3.identity - Matrix3.outer(v, v))
     }

@@ -1,0 +1,39 @@
+import Foundation
+import ParallaxAR
+import ParallaxDatasets
+import ParallaxMath
+
+/// Replays a simulated dataset with horizontal and vertical plane detection and scores the
+/// planes against its `truth/planes.json` (the engine of `parallax evaluate-planes`).
+public enum PlaneEvaluationRun {
+    /// Runs the session over `root`; with the tracker, its world is first aligned to the truth
+    /// world by the position + yaw alignment of the camera trajectory (needs ground truth). (the folder holding `mav0` and `truth`) and returns the report.
+    /// - Parameters:
+    ///   - source: ground-truth poses or the tracker.
+    ///   - stopTime: seconds after the dataset start to stop at (nil: the whole dataset).
+    ///   - frameHandler: called with each frame (e.g. for progress or exports).
+    public static func run(datasetRoot root: URL, source: PoseSourceKind, stopTime: Double? = nil,
+                           frameHandler: ((Frame) throws -> Void)? = nil) throws -> PlaneEvaluationReport {
+        let truth = try PlaneTruthFile.read(contentsOf: PlaneTruthFile.url(datasetRoot: root))
+        let session = try Session(datasetAt: root, replay: ReplayOptions(source: source, stopTime: stopTime))
+        session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
+        var evaluator = PlaneEvaluator(truth: truth)
+        let reference = GroundTruthPoses(states: try session.dataset.groundTruth())
+        let T_B_C = session.cameraCalibration?.T_body_camera ?? .identity
+        var estimated: [Vector3] = [], actual: [Vector3] = []
+        while let frame = try session.nextFrame() {
+            evaluator.observe(frame, T_A_W: session.worldTransform, trackingStartTime: session.trackingStartTime)
+            if frame.camera.trackingState == .normal, let T_A_W = session.worldTransform,
+               let T_W_B = reference?.T_world_body(at: frame.timestampNs, holdingEndsFor: Session.groundTruthEndHoldNs) {
+                estimated.append(T_A_W.inverse * frame.camera.position)
+                actual.append((T_W_B * T_B_C).translation)
+            }
+            try frameHandler?(frame)
+        }
+        guard source == .tracking else { return evaluator.report() }
+        // The tracker's world has its own origin and yaw: align it to the truth world (4-DoF).
+        let alignment = try TrajectoryAlignment.estimate(.posyaw, estimate: estimated, reference: actual)
+        return evaluator.report(T_truth_world: RigidTransform(rotationMatrix: alignment.rotation,
+                                                              translation: alignment.translation))
+    }
+}
