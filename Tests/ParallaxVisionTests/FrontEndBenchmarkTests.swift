@@ -5,8 +5,9 @@ import ParallaxVision
 /// Runs the public benchmark on a few frames (all 95 × 3 when `PARALLAX_VISION_BENCH` is
 /// `stereo` or `mono`, meant for a release build) and checks the report's content, never
 /// its timings.
-@Test func frontEndBenchmarkReports() throws {
-    guard let ds = eurocSnippet() else { return }
+@Test(.needsEuRoCSnippet)
+func frontEndBenchmarkReports() throws {
+    let ds = try eurocSnippet()
     let mode = ProcessInfo.processInfo.environment["PARALLAX_VISION_BENCH"]
     let full = mode == "stereo" || mode == "mono"
     let report = try FrontEndBenchmark.run(dataset: ds.mav0.deletingLastPathComponent(), stereo: mode != "mono",
