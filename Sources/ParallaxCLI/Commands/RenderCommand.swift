@@ -29,7 +29,8 @@ struct RenderCommand: ParsableCommand {
         let url = URL(fileURLWithPath: scene)
         let loaded = try Scene.load(contentsOf: url)
         let cameraNode = try RenderCommand.findCamera(camera, in: loaded, file: scene)
-        let renderer = try OffscreenRenderer(platform: eglPlatform.choice.platform, options: RenderOptions(samples: image.samples, shadows: !noShadows))
+        let renderer = try OffscreenRenderer(
+            platform: eglPlatform.choice.platform, options: RenderOptions(samples: image.samples, shadows: !noShadows))
         let start = Date()
         try renderer.renderPNG(scene: loaded, camera: cameraNode, size: renderSize, to: URL(fileURLWithPath: output))
         let ms = Date().timeIntervalSince(start) * 1000

@@ -78,12 +78,14 @@ struct SimulateCommand: ParsableCommand {
         try NumberChecks.positive(duration, "--duration", atMost: Self.maxDuration, unit: "s")
         try NumberChecks.nonNegative(staticStart, "--static-start", atMost: duration, unit: "s")
         guard staticStart < duration else {
-            throw ValidationError("--static-start must be shorter than --duration (\(NumberChecks.text(duration)) s), got \(NumberChecks.text(staticStart))")
+            throw ValidationError("--static-start must be shorter than --duration (\(NumberChecks.text(duration)) s), "
+                                  + "got \(NumberChecks.text(staticStart))")
         }
         try NumberChecks.positive(rateIMU, "--rate-imu", atMost: Self.maxIMURate, unit: "Hz")
         try NumberChecks.positive(rateCam, "--rate-cam", atMost: Self.maxCameraRate, unit: "Hz")
         guard rateCam <= rateIMU else {
-            throw ValidationError("--rate-cam (\(NumberChecks.text(rateCam)) Hz) must not exceed --rate-imu (\(NumberChecks.text(rateIMU)) Hz)")
+            throw ValidationError("--rate-cam (\(NumberChecks.text(rateCam)) Hz) must not exceed "
+                                  + "--rate-imu (\(NumberChecks.text(rateIMU)) Hz)")
         }
         try NumberChecks.nonNegative(imageNoise, "--image-noise", atMost: Self.maxImageNoise, unit: "grey levels")
     }
