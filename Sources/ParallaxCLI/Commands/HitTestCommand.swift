@@ -86,10 +86,7 @@ struct HitTestCommand: ParsableCommand {
     func run() throws {
         let queries = try readPoints()
         let session = try Session(datasetAt: input.url, replay: ReplayOptions(source: poses.poseSource))
-        let length = try DatasetLength.seconds(of: session.dataset)
-        guard time <= length else {
-            throw CLIError("--time \(NumberChecks.text(time)) s is past the end of \(input.dataset) (\(String(format: "%.2f", length)) s long)")
-        }
+        try DatasetLength.check(time, option: "--time", within: session.dataset, named: input.dataset)
         session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
         guard let frame = try session.advance(to: time) else {
             throw CLIError("\(input.dataset): no frame at or before \(NumberChecks.text(time)) s")

@@ -61,11 +61,7 @@ struct TimeRangeOptions: ParsableArguments {
 
     /// Throws when `--from` lies past the last camera frame of `data` (the replay would be empty).
     func check(against data: EuRoCDataset, named name: String) throws {
-        guard let from else { return }
-        let length = try DatasetLength.seconds(of: data)
-        guard from <= length else {
-            throw CLIError("--from \(NumberChecks.text(from)) s is past the end of \(name) (\(String(format: "%.2f", length)) s long)")
-        }
+        if let from { try DatasetLength.check(from, option: "--from", within: data, named: name) }
     }
 }
 
@@ -88,5 +84,14 @@ enum DatasetLength {
         let frames = try data.cameraStream(0)
         while let frame = try frames.next() { last = frame.timestampNs }
         return Double(last - start) / 1e9
+    }
+
+    /// Throws when `seconds`, the value of `option`, lies past the last cam0 frame of `data`.
+    static func check(_ seconds: Double, option: String, within data: EuRoCDataset, named name: String) throws {
+        let length = try Self.seconds(of: data)
+        guard seconds <= length else {
+            throw CLIError("\(option) \(NumberChecks.text(seconds)) s is past the end of \(name) "
+                           + "(\(String(format: "%.2f", length)) s long)")
+        }
     }
 }
