@@ -18,8 +18,8 @@ step "parallax info $sample"
 step "parallax replay $sample (tracking, ATE against the bundled ground truth)"
 "$bin" replay "$sample" --export out/sample-frames.jsonl --trajectory out/sample-est.txt
 
-step "parallax evaluate (4-DoF alignment, plot)"
-"$bin" evaluate out/sample-est.txt "$sample/mav0/state_groundtruth_estimate0/data.csv" --align posyaw \
+step "parallax evaluate trajectory (4-DoF alignment, plot)"
+"$bin" evaluate trajectory out/sample-est.txt "$sample/mav0/state_groundtruth_estimate0/data.csv" --align posyaw \
     --plot out/sample-trajectory.png
 
 walk="out/handheld"
@@ -32,11 +32,11 @@ step "parallax replay $walk with the AR session: planes, light, AR frames"
 "$bin" replay "$walk" --planes --light --export out/frames.jsonl --trajectory out/handheld-est.txt \
     --render out/ar --every 4
 
-step "parallax evaluate-planes $walk (tracked poses vs truth/planes.json)"
-"$bin" evaluate-planes "$walk" --source tracking
+step "parallax evaluate planes $walk (tracked poses vs truth/planes.json)"
+"$bin" evaluate planes "$walk" --pose-source tracking
 
-step "parallax evaluate-light $walk (vs truth/lighting.json)"
-"$bin" evaluate-light "$walk"
+step "parallax evaluate light $walk (vs truth/lighting.json)"
+"$bin" evaluate light "$walk"
 
 step "parallax render Scenes/showcase.json"
 "$bin" render Scenes/showcase.json -o out/showcase.png --size 1280x720

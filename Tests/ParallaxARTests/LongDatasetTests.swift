@@ -8,17 +8,16 @@ import Testing
 /// The full floor and hit-test figures on a longer simulated dataset, which is too slow to
 /// render in CI (a 12-s stereo recording takes ~10 min on llvmpipe). Set `PARALLAX_AR_DATASET`
 /// to its folder (e.g. `parallax simulate --motion handheld --duration 12 --stereo
-/// --static-start 1 -o /tmp/ar12`) to run it; skipped otherwise.
-@Suite struct LongDatasetTests {
+/// --static-start 1 -o /tmp/ar12`) to run it; reported as skipped otherwise.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["PARALLAX_AR_DATASET"] != nil,
+                "set PARALLAX_AR_DATASET to a simulated dataset with truth/planes.json"))
+struct LongDatasetTests {
     static var dataset: URL? {
         ProcessInfo.processInfo.environment["PARALLAX_AR_DATASET"].map { URL(fileURLWithPath: $0) }
     }
 
     @Test func floorAndHitTestsWithGroundTruthPoses() throws {
-        guard let root = Self.dataset else {
-            print("skipped: set PARALLAX_AR_DATASET to a simulated dataset with truth/planes.json")
-            return
-        }
+        let root = try #require(Self.dataset)
         let truth = try PlaneTruthFile.read(contentsOf: PlaneTruthFile.url(datasetRoot: root))
         let session = try Session(datasetAt: root)
         session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
@@ -40,10 +39,7 @@ import Testing
     }
 
     @Test func floorWithTheTracker() throws {
-        guard let root = Self.dataset else {
-            print("skipped: set PARALLAX_AR_DATASET to a simulated dataset with truth/planes.json")
-            return
-        }
+        let root = try #require(Self.dataset)
         let report = try PlaneEvaluationRun.run(datasetRoot: root, source: .tracking)
         let floor = try #require(report.floor)
         print("tracker floor: offset \(floor.offsetErrorCm ?? -1) cm, IoU \(floor.iou ?? -1), t \(report.floorTimeToDetect ?? -1) s")

@@ -10,8 +10,8 @@ import Testing
 @Suite struct ARReplayRendererTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test func replayPlacesContentOnTheTableAndItStaysPut() throws {
-        guard let renderer = ARTestScenes.renderer else { return }
+    @Test(.needsEGL) func replayPlacesContentOnTheTableAndItStaysPut() throws {
+        let renderer = try #require(ARTestScenes.renderer)
         ARTestScenes.lock.lock(); defer { ARTestScenes.lock.unlock() }
         let dataset = Self.repo.appendingPathComponent("Datasets/sample")
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("arview-replay-\(UUID().uuidString)")
@@ -39,13 +39,14 @@ import Testing
 
 /// Opt-in: replay a longer simulated dataset (PARALLAX_REPLAY_DATASET) into PARALLAX_REPLAY_OUT,
 /// placing the demo content on the first horizontal plane, and print the anchor jitter.
-@Test func longReplayFigures() throws {
+@Test(.enabled(if: ProcessInfo.processInfo.environment["PARALLAX_REPLAY_DATASET"] != nil
+               && ProcessInfo.processInfo.environment["PARALLAX_REPLAY_OUT"] != nil,
+               "set PARALLAX_REPLAY_DATASET and PARALLAX_REPLAY_OUT to render a long replay"),
+      .needsEGL)
+func longReplayFigures() throws {
     let env = ProcessInfo.processInfo.environment
-    guard let path = env["PARALLAX_REPLAY_DATASET"], let out = env["PARALLAX_REPLAY_OUT"] else {
-        print("skipped: set PARALLAX_REPLAY_DATASET and PARALLAX_REPLAY_OUT to render a long replay")
-        return
-    }
-    guard let renderer = ARTestScenes.renderer else { return }
+    let path = try #require(env["PARALLAX_REPLAY_DATASET"]), out = try #require(env["PARALLAX_REPLAY_OUT"])
+    let renderer = try #require(ARTestScenes.renderer)
     ARTestScenes.lock.lock(); defer { ARTestScenes.lock.unlock() }
     let source: PoseSourceKind = env["PARALLAX_REPLAY_SOURCE"] == "tracking" ? .tracking : .groundTruth
     let session = try Session(datasetAt: URL(fileURLWithPath: path), replay: ReplayOptions(source: source))

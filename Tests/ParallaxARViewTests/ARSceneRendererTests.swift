@@ -45,8 +45,8 @@ final class CubeDelegate: ARSceneRendererDelegate {
         }
     }
 
-    @Test func backgroundIsExactAndAnchoredCubeSitsAtItsProjection() throws {
-        guard let renderer = ARTestScenes.renderer else { return }
+    @Test(.needsEGL) func backgroundIsExactAndAnchoredCubeSitsAtItsProjection() throws {
+        let renderer = try #require(ARTestScenes.renderer)
         ARTestScenes.lock.lock(); defer { ARTestScenes.lock.unlock() }
         let g = Self.geometry
         let background = ARTestScenes.background(width: g.width, height: g.height)
@@ -84,8 +84,8 @@ final class CubeDelegate: ARSceneRendererDelegate {
         #expect(empty.pixels == background.pixels)
     }
 
-    @Test func lightEstimateScalesVirtualShading() throws {
-        guard let renderer = ARTestScenes.renderer else { return }
+    @Test(.needsEGL) func lightEstimateScalesVirtualShading() throws {
+        let renderer = try #require(ARTestScenes.renderer)
         ARTestScenes.lock.lock(); defer { ARTestScenes.lock.unlock() }
         let g = Self.geometry
         let black = RGBAImage(width: g.width, height: g.height, fill: RGBA8(r: 0, g: 0, b: 0, a: 255))

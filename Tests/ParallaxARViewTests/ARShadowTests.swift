@@ -7,8 +7,8 @@ import Testing
 
 /// Shadows of virtual content on a detected (horizontal) plane darken the camera image.
 @Suite struct ARShadowTests {
-    @Test func cubeCastsItsShadowOnThePlane() throws {
-        guard let renderer = ARTestScenes.renderer else { return }
+    @Test(.needsEGL) func cubeCastsItsShadowOnThePlane() throws {
+        let renderer = try #require(ARTestScenes.renderer)
         ARTestScenes.lock.lock(); defer { ARTestScenes.lock.unlock() }
         let g = ARTestScenes.geometry(eye: Vector3(0, 1.0, 1.2), target: Vector3(0, 0, 0))
         let grey = RGBAImage(width: g.width, height: g.height, fill: RGBA8(r: 180, g: 180, b: 180, a: 255))

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import ParallaxAR
 import ParallaxImaging
 import ParallaxMath
@@ -10,10 +11,11 @@ import ParallaxVision
 /// Shared fixtures: one GL renderer for the whole test target (EGL set-up is the slow part) and
 /// small helper geometry.
 enum ARTestScenes {
-    /// A lazily created renderer; nil (tests skip) when no EGL device is available.
+    /// A lazily created renderer; nil when no EGL device is available (tests marked
+    /// `.needsEGL` are then reported as skipped; the reason is printed once).
     nonisolated(unsafe) static let renderer: OffscreenRenderer? = {
         do { return try OffscreenRenderer() } catch {
-            print("skipped: no EGL renderer (\(error))")
+            print("no EGL renderer: \(error)")
             return nil
         }
     }()
@@ -45,5 +47,12 @@ enum ARTestScenes {
             }
         }
         return img
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a test only when an EGL renderer can be created; otherwise it is reported as skipped.
+    static var needsEGL: Self {
+        .enabled(if: ARTestScenes.renderer != nil, "needs an EGL display (Mesa surfaceless or a GPU device)")
     }
 }

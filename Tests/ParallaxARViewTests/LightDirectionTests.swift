@@ -44,8 +44,8 @@ import Testing
         return (scene, planes)
     }
 
-    @Test func primaryDirectionAndHarmonicsFromPlanes() throws {
-        guard let renderer = ARTestScenes.renderer else { return }
+    @Test(.needsEGL) func primaryDirectionAndHarmonicsFromPlanes() throws {
+        let renderer = try #require(ARTestScenes.renderer)
         ARTestScenes.lock.lock(); defer { ARTestScenes.lock.unlock() }
         let (scene, planes) = Self.makeScene()
         let cameraNode = Node(name: "camera")

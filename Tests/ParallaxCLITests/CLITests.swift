@@ -5,12 +5,13 @@ import Testing
 /// End-to-end checks of the `parallax` command: what a user types, what comes back, exit codes.
 @Suite("parallax command line")
 struct CLITests {
-    @Test("info describes the real EuRoC snippet")
+    /// The real EuRoC snippet (4.7 s) in ../shared, when that folder is beside the repository.
+    static let snippet = CommandRunner.sharedFolder?.appendingPathComponent("datasets/euroc-v101-micro").path
+    static let noSnippet: Comment = "needs ../shared (the EuRoC snippet) beside the repository"
+
+    @Test("info describes the real EuRoC snippet", .enabled(if: snippet != nil, noSnippet))
     func infoOnSnippet() throws {
-        guard let shared = CommandRunner.sharedFolder else {
-            print("skipped: ../shared not found beside the repository"); return
-        }
-        let dataset = shared.appendingPathComponent("datasets/euroc-v101-micro").path
+        let dataset = try #require(Self.snippet)
         let text = try CommandRunner.run(["info", dataset])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("cam0: 752x480"))
@@ -21,26 +22,52 @@ struct CLITests {
         #expect(object is [String: Any])
     }
 
-    @Test("info on a missing folder fails and names it")
+    @Test("info on a missing folder fails with exit code 1 and names it")
     func infoMissingFolder() throws {
         let result = try CommandRunner.run(["info", "/nonexistent/parallax-dataset"])
-        #expect(result.status != 0)
-        #expect((result.stderr + result.stdout).contains("/nonexistent/parallax-dataset"))
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: "), "\(result.stderr)")
+        #expect(result.stderr.contains("/nonexistent/parallax-dataset"))
     }
 
-    @Test("evaluate-frontend reports reprojection errors on the snippet and rejects a bad window")
+    @Test("evaluate frontend reports reprojection errors on the snippet and rejects a bad window",
+          .enabled(if: snippet != nil, noSnippet))
     func evaluateFrontEnd() throws {
-        guard let shared = CommandRunner.sharedFolder else {
-            print("skipped: ../shared not found beside the repository"); return
-        }
-        let dataset = shared.appendingPathComponent("datasets/euroc-v101-micro").path
-        let result = try CommandRunner.run(["evaluate-frontend", dataset, "--stereo", "--to", "1"])
+        let dataset = try #require(Self.snippet)
+        let result = try CommandRunner.run(["evaluate", "frontend", dataset, "--stereo", "--to", "1"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("mode stereo, window 11 frames"))
         #expect(result.stdout.contains("windows "))
         let bad = try CommandRunner.run(["evaluate-frontend", dataset, "--window", "1"])
-        #expect(bad.status != 0)
-        #expect(bad.stderr.contains("--window"), "\(bad.stderr)")
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--window must be between 2 and 1000, got 1"), "\(bad.stderr)")
+    }
+
+    @Test("a start or an instant past the end of the dataset is an error, not an empty run",
+          .enabled(if: snippet != nil, noSnippet))
+    func pastTheEnd() throws {
+        let dataset = try #require(Self.snippet)
+        let replay = try CommandRunner.run(["replay", dataset, "--from", "100"])
+        #expect(replay.status == 1)
+        #expect(replay.stderr.contains("Error: --from 100 s is past the end of \(dataset) (4."), "\(replay.stderr)")
+        let hittest = try CommandRunner.run(["hittest", dataset, "--time", "60", "--point", "0.5,0.5",
+                                             "--pose-source", "groundtruth"])
+        #expect(hittest.status == 1)
+        #expect(hittest.stderr.contains("Error: --time 60 s is past the end of \(dataset)"), "\(hittest.stderr)")
+    }
+
+    @Test("NaN, infinite and negative numbers stop with a message, not a crash")
+    func nonFiniteNumbers() throws {
+        let cases: [([String], String)] = [
+            (["replay", "/nonexistent", "--from", "nan"], "--from must be a finite number, got nan"),
+            (["hittest", "/nonexistent", "--time", "inf", "--point", "0.5,0.5"], "--time must be a finite number, got inf"),
+            (["simulate", "-o", "/tmp/never", "--duration", "-5"], "--duration must be positive, got -5"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CommandRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("Error: " + message), "\(result.stderr)")
+        }
     }
 
     @Test("evaluate prints ATE as JSON for the evo fixture pair")
@@ -60,8 +87,10 @@ struct CLITests {
         let bad = folder.appendingPathComponent("bad.txt")
         try "# t x y z qx qy qz qw\n0.0 0 0 0 0 0 0 1\n0.1 1 2 3\n".write(to: bad, atomically: true, encoding: .utf8)
         let result = try CommandRunner.run(["evaluate", bad.path, bad.path])
-        #expect(result.status != 0)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: "), "\(result.stderr)")
         #expect(result.stderr.contains("bad.txt:3"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Usage:"), "a runtime failure does not print the usage")
     }
 
     @Test("render writes a PNG of the requested size")
@@ -78,9 +107,10 @@ struct CLITests {
     @Test("render rejects a bad size and a missing scene with non-zero exits")
     func renderBadInput() throws {
         let badSize = try CommandRunner.run(["render", "Scenes/showcase.json", "-o", "/tmp/x.png", "--size", "100000x100000"])
-        #expect(badSize.status != 0)
+        #expect(badSize.status == 64)
+        #expect(badSize.stderr.contains("--size"), "\(badSize.stderr)")
         let missing = try CommandRunner.run(["render", "Scenes/does-not-exist.json", "-o", "/tmp/x.png"])
-        #expect(missing.status != 0)
+        #expect(missing.status == 1)
         #expect(missing.stderr.contains("does-not-exist.json"), "\(missing.stderr)")
     }
 }

@@ -5,8 +5,8 @@ import ParallaxMath
 
 @Suite("Calibration (sensor.yaml)")
 struct CalibrationTests {
-    @Test func readsTheRealCam0Calibration() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func readsTheRealCam0Calibration() throws {
+        let root = Fixtures.realSnippetURL
         let c = try CameraCalibration(contentsOf: root.appendingPathComponent("mav0/cam0/sensor.yaml"),
                                       name: "cam0", file: "mav0/cam0/sensor.yaml")
         #expect(c.comment == "VI-Sensor cam0 (MT9M034)")
@@ -25,8 +25,8 @@ struct CalibrationTests {
         #expect(abs(zAxis.y - 0.025715529948) < 1e-6)
     }
 
-    @Test func readsTheRealIMUCalibrationAndDiscretises() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func readsTheRealIMUCalibrationAndDiscretises() throws {
+        let root = Fixtures.realSnippetURL
         let c = try IMUCalibration(contentsOf: root.appendingPathComponent("mav0/imu0/sensor.yaml"),
                                    name: "imu0", file: "mav0/imu0/sensor.yaml")
         #expect(c.rateHz == 200)

@@ -109,8 +109,8 @@ struct DatasetBadInputTests {
         }
     }
 
-    @Test func imageSizeDisagreesWithResolution() throws {
-        guard let real = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func imageSizeDisagreesWithResolution() throws {
+        let real = Fixtures.realSnippetURL
         // A real 752×480 PNG where sensor.yaml promises 64×48.
         let bytes = try Data(contentsOf: real.appendingPathComponent("mav0/cam0/data/1403715273262142976.png"))
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(), imageBytes: bytes)

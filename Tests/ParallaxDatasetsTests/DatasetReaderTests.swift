@@ -5,8 +5,8 @@ import ParallaxMath
 
 @Suite("EuRoC reader on the real snippet")
 struct DatasetReaderTests {
-    @Test func opensDatasetFolderAndMav0Folder() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func opensDatasetFolderAndMav0Folder() throws {
+        let root = Fixtures.realSnippetURL
         let a = try EuRoCDataset(url: root)
         let b = try EuRoCDataset(url: root.appendingPathComponent("mav0"))
         #expect(a.mav0.standardizedFileURL == b.mav0.standardizedFileURL)
@@ -16,8 +16,8 @@ struct DatasetReaderTests {
         #expect(a.cameras.map(\.name) == ["cam0", "cam1"])
     }
 
-    @Test func countsAndTimesMatchTheFiles() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func countsAndTimesMatchTheFiles() throws {
+        let root = Fixtures.realSnippetURL
         let d = try EuRoCDataset(url: root)
         let cam0 = try d.cameraFrames(0), cam1 = try d.cameraFrames(1)
         let imu = try d.imuSamples(), gt = try d.groundTruth()
@@ -34,8 +34,8 @@ struct DatasetReaderTests {
         #expect(cam0[1].timestamp - cam0[0].timestamp > 0.0499 && cam0[1].timestamp - cam0[0].timestamp < 0.0501)
     }
 
-    @Test func rowValuesAreParsedExactly() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func rowValuesAreParsedExactly() throws {
+        let root = Fixtures.realSnippetURL
         let d = try EuRoCDataset(url: root)
         let s = try #require(try d.imuStream().next())
         #expect(s.angularVelocity == Vector3(-0.0020943951023931952, 0.017453292519943295, 0.07749261878854824))
@@ -50,8 +50,8 @@ struct DatasetReaderTests {
         #expect(abs(s.acceleration.norm - 9.81) < 0.2)
     }
 
-    @Test func stereoGeometry() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func stereoGeometry() throws {
+        let root = Fixtures.realSnippetURL
         let d = try EuRoCDataset(url: root)
         // The VI-Sensor's stereo baseline is about 11 cm.
         let baseline = try #require(d.stereoBaseline)
@@ -61,15 +61,15 @@ struct DatasetReaderTests {
         #expect(T.translation.x > 0.1)   // cam1 is to the right of cam0 (x right in OpenCV frames)
     }
 
-    @Test func validateChecksEveryImageHeader() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func validateChecksEveryImageHeader() throws {
+        let root = Fixtures.realSnippetURL
         let d = try EuRoCDataset(url: root)
         let diagnostics = try d.validate()
         #expect(diagnostics.skippedRows == 0)
     }
 
-    @Test func summaryReportsRatesAndNoAnomalies() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func summaryReportsRatesAndNoAnomalies() throws {
+        let root = Fixtures.realSnippetURL
         let s = try DatasetSummary(EuRoCDataset(url: root))
         #expect(s.cameras.map(\.count) == [95, 95])
         #expect(s.imu.count == 1341)

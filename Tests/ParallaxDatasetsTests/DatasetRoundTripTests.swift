@@ -6,8 +6,8 @@ import ParallaxMath
 
 @Suite("EuRoC writer: read → write → read")
 struct DatasetRoundTripTests {
-    @Test func realSnippetRoundTripsExactly() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func realSnippetRoundTripsExactly() throws {
+        let root = Fixtures.realSnippetURL
         let original = try EuRoCDataset(url: root)
         let out = try Fixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: out) }

@@ -1,19 +1,16 @@
 import Foundation
+import Testing
 @testable import ParallaxDatasets
 
 /// Shared helpers for the dataset tests: where the real snippet lives, and small hand-written
 /// datasets in a temporary folder.
 enum Fixtures {
-    /// `<repo>/../shared/datasets/euroc-v101-micro`, or nil (with a printed reason) when absent.
-    static func realSnippet(file: String = #filePath) -> URL? {
-        let repo = URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let url = repo.deletingLastPathComponent().appendingPathComponent("shared/datasets/euroc-v101-micro")
-        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("mav0").path) else {
-            print("SKIP: real EuRoC snippet not found at \(url.path)")
-            return nil
-        }
-        return url
-    }
+    /// `<repo>/../shared/datasets/euroc-v101-micro`.
+    static let realSnippetURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/datasets/euroc-v101-micro")
+
+    /// Whether the real snippet is there; tests reading it are skipped (and reported as skipped) without it.
+    static let realSnippetPresent = FileManager.default.fileExists(atPath: realSnippetURL.appendingPathComponent("mav0").path)
 
     /// A fresh empty temporary folder.
     static func temporaryFolder(_ name: String = #function) throws -> URL {
@@ -103,5 +100,13 @@ enum Fixtures {
                       "state_groundtruth_estimate0/data.csv")
         }
         return root
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a test only when the real EuRoC snippet is beside the repository; otherwise it is
+    /// reported as skipped, with the reason.
+    static var needsRealSnippet: Self {
+        .enabled(if: Fixtures.realSnippetPresent, "needs ../shared/datasets/euroc-v101-micro beside the repository")
     }
 }

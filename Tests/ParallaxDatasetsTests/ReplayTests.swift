@@ -4,8 +4,8 @@ import Testing
 
 @Suite("Dataset replay")
 struct ReplayTests {
-    @Test func realSnippetIsMergedInTimeOrder() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func realSnippetIsMergedInTimeOrder() throws {
+        let root = Fixtures.realSnippetURL
         let d = try EuRoCDataset(url: root)
         var imu = 0, frames = 0, gt = 0, last = Int64.min
         var lastWasIMUAt: Int64? = nil
@@ -28,8 +28,8 @@ struct ReplayTests {
         #expect(imu == 1341 && frames == 95 && gt == 115)
     }
 
-    @Test func timeWindowIsRelativeToTheStart() throws {
-        guard let root = Fixtures.realSnippet() else { return }
+    @Test(.needsRealSnippet) func timeWindowIsRelativeToTheStart() throws {
+        let root = Fixtures.realSnippetURL
         let d = try EuRoCDataset(url: root)
         var frames: [FrameEvent] = [], imu = 0
         try d.replay(from: 1.0, to: 2.0).forEach { e in

@@ -9,14 +9,10 @@ struct TrajectoryFormatTests {
     static let shared = here.deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared")
 
-    /// A file under `../shared`, or `nil` (with a printed reason) when the folder is absent.
-    static func sharedFile(_ path: String) -> URL? {
-        let url = shared.appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            print("skipping: \(url.path) not found (shared data absent)")
-            return nil
-        }
-        return url
+    /// The real trajectories under `../shared` (tests reading them are skipped without them).
+    static let realTrajectories = ["trajectories/euroc_V1_01_easy.txt", "trajectories/udel_gore.txt"]
+    static let realTrajectoriesPresent = realTrajectories.allSatisfy {
+        FileManager.default.fileExists(atPath: shared.appendingPathComponent($0).path)
     }
 
     static func message(_ body: () throws -> Void) -> String? {
@@ -77,20 +73,24 @@ struct TrajectoryFormatTests {
         #expect(back.timestamps == synthetic.timestamps)
         // Re-formatting what was read gives the same text again.
         #expect(TUMTrajectory.format(back) == TUMTrajectory.format(try TUMTrajectory.parse(TUMTrajectory.format(back))))
+    }
 
-        for file in ["trajectories/euroc_V1_01_easy.txt", "trajectories/udel_gore.txt"] {
-            guard let url = Self.sharedFile(file) else { continue }
-            let original = try Trajectory.read(contentsOf: url)
+    @Test("The real TUM files round-trip exactly",
+          .enabled(if: TrajectoryFormatTests.realTrajectoriesPresent, "needs ../shared/trajectories beside the repository"))
+    func realTUMRoundTrip() throws {
+        for file in Self.realTrajectories {
+            let original = try Trajectory.read(contentsOf: Self.shared.appendingPathComponent(file))
             let again = try TUMTrajectory.parse(TUMTrajectory.format(original), name: original.name)
             let same = again == original   // compared outside #expect: a failure would print every pose
             #expect(same, "\(file) round trip")
         }
     }
 
-    @Test("Real TUM files: counts, times, extra columns of udel_gore")
+    @Test("Real TUM files: counts, times, extra columns of udel_gore",
+          .enabled(if: TrajectoryFormatTests.realTrajectoriesPresent, "needs ../shared/trajectories beside the repository"))
     func realTUM() throws {
-        guard let v101 = Self.sharedFile("trajectories/euroc_V1_01_easy.txt"),
-              let gore = Self.sharedFile("trajectories/udel_gore.txt") else { return }
+        let v101 = Self.shared.appendingPathComponent("trajectories/euroc_V1_01_easy.txt")
+        let gore = Self.shared.appendingPathComponent("trajectories/udel_gore.txt")
         let a = try Trajectory.read(contentsOf: v101)
         #expect(a.count == 2895)
         #expect(a.poses[0].timeNs == 1_403_715_273_262_140_000)
@@ -120,8 +120,8 @@ struct TrajectoryFormatTests {
         #expect(back.poses == t.poses)
     }
 
-    @Test("EuRoC CSV of the real snippet and the fixture CSV equal their TUM twins")
-    func eurocReal() throws {
+    @Test("The fixture EuRoC CSV equals its TUM twin")
+    func eurocFixture() throws {
         // The evo fixtures live with the trajectory evaluation's tests.
         let fixtures = Self.here.deletingLastPathComponent().appendingPathComponent("ParallaxEvaluationTests/Fixtures/evo")
         let csv = try Trajectory.read(contentsOf: fixtures.appendingPathComponent("gt_V1_01.csv"))
@@ -129,7 +129,11 @@ struct TrajectoryFormatTests {
         #expect(csv.count == 400 && tum.count == 400)
         #expect(csv.poses.map(\.timeNs) == tum.poses.map(\.timeNs))
         #expect(csv.poses.map(\.T_world_body) == tum.poses.map(\.T_world_body))
-        guard let url = Self.sharedFile("datasets/euroc-v101-micro/mav0/state_groundtruth_estimate0/data.csv") else { return }
+    }
+
+    @Test("The real snippet's EuRoC ground-truth CSV", .needsRealSnippet)
+    func eurocReal() throws {
+        let url = Fixtures.realSnippetURL.appendingPathComponent("mav0/state_groundtruth_estimate0/data.csv")
         let gt = try Trajectory.read(contentsOf: url)
         #expect(gt.count == 115)
         #expect(gt.poses[0].timeNs == 1_403_715_273_262_142_976)

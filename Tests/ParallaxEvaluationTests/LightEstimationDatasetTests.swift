@@ -31,11 +31,10 @@ import ParallaxEvaluation
 
     /// Opt-in: a longer simulated dataset named by PARALLAX_LIGHT_DATASET (e.g. 30 s made with
     /// `parallax simulate --duration 30 --rate-cam 10`); prints the figures.
-    @Test func longDatasetFigures() throws {
-        guard let path = ProcessInfo.processInfo.environment["PARALLAX_LIGHT_DATASET"] else {
-            print("skipped: set PARALLAX_LIGHT_DATASET to a simulated dataset to print long-run figures")
-            return
-        }
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["PARALLAX_LIGHT_DATASET"] != nil,
+                   "set PARALLAX_LIGHT_DATASET to a simulated dataset to print long-run figures"))
+    func longDatasetFigures() throws {
+        let path = try #require(ProcessInfo.processInfo.environment["PARALLAX_LIGHT_DATASET"])
         let r = try LightEstimationEvaluation.run(datasetURL: URL(fileURLWithPath: path))
         print("LIGHT long:", r.frames, "\n imageOnly/scene", r.imageOnlyVsScene, "\n imageOnly/apparent", r.imageOnlyVsApparent,
               "\n compensated", r.compensatedVsScene, "\n ref", r.calibratedReferenceLuminance, "rawFlicker", r.rawExcessFlicker,

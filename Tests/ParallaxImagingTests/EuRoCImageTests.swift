@@ -3,28 +3,21 @@ import Testing
 
 @testable import ParallaxImaging
 
-/// The shared folder next to the repository (`<repo>/../shared`), or nil when absent.
-func sharedFolder() -> URL? {
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    let shared = repo.deletingLastPathComponent().appendingPathComponent("shared")
-    return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
-}
-
 @Suite struct EuRoCImageTests {
-    @Test func decodesRealEuRoCGrayFrame() throws {
-        guard let shared = sharedFolder() else {
-            print("skipping: ../shared not found next to the repository")
-            return
-        }
-        let data = shared.appendingPathComponent("datasets/euroc-v101-micro/mav0/cam0/data")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: data.path))?.filter { $0.hasSuffix(".png") }
-            .sorted() ?? []
-        guard let first = files.first else {
-            print("skipping: no EuRoC frames under \(data.path)")
-            return
-        }
-        let url = data.appendingPathComponent(first)
+    /// The snippet's cam0 images in `<repo>/../shared`.
+    static let frames = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/datasets/euroc-v101-micro/mav0/cam0/data")
+
+    /// The name of its first frame, or nil when ../shared is absent.
+    static let firstFrame = (try? FileManager.default.contentsOfDirectory(atPath: frames.path))?
+        .filter { $0.hasSuffix(".png") }.sorted().first
+
+    @Test(.enabled(if: EuRoCImageTests.firstFrame != nil,
+                   "needs ../shared/datasets/euroc-v101-micro beside the repository"))
+    func decodesRealEuRoCGrayFrame() throws {
+        let first = try #require(Self.firstFrame)
+        let url = Self.frames.appendingPathComponent(first)
         let info = try PNG.readInfo(contentsOf: url)
         #expect(info.width == 752 && info.height == 480 && info.bitDepth == 8 && info.channels == 1)
         let image = try PNG.read(contentsOf: url)

@@ -66,14 +66,22 @@ enum GoldenImage {
     }
 }
 
-/// One renderer for all tests (opening EGL and compiling shaders once); nil with a printed reason when no
-/// EGL display can be opened on this machine.
+/// One renderer for all tests (opening EGL and compiling shaders once); nil, with the reason printed
+/// once, when no EGL display can be opened on this machine (tests marked `.needsEGL` are then
+/// reported as skipped).
 enum SharedRenderer {
     static let instance: OffscreenRenderer? = {
         do { return try OffscreenRenderer() } catch {
-            print("skipping rendering tests: \(error)")
+            print("no EGL renderer: \(error)")
             return nil
         }
     }()
     static func size() throws -> RenderSize { try RenderSize(width: 160, height: 120) }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a test only when an EGL renderer can be created; otherwise it is reported as skipped.
+    static var needsEGL: Self {
+        .enabled(if: SharedRenderer.instance != nil, "needs an EGL display (Mesa surfaceless or a GPU device)")
+    }
 }

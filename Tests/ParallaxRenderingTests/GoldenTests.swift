@@ -5,9 +5,9 @@ import ParallaxSceneGraph
 import Testing
 
 /// Renders every feature at 160×120 and compares with `Golden/*.png` (see ``GoldenImage`` for tolerances).
-@Suite(.serialized) struct GoldenTests {
+@Suite(.serialized, .needsEGL) struct GoldenTests {
     func render(_ scene: Scene, _ name: String) throws {
-        guard let renderer = SharedRenderer.instance else { return }
+        let renderer = try #require(SharedRenderer.instance)
         let image = try renderer.render(scene: scene, size: SharedRenderer.size())
         try GoldenImage.check(image, named: name)
     }

@@ -28,8 +28,8 @@ struct ShaderAndConfigTests {
         }
     }
 
-    @Test func bundledShadersCompileAndErrorsNameTheFile() throws {
-        guard SharedRenderer.instance != nil else { return }  // EGL present: the shaders compiled
+    /// With EGL present the bundled shaders compiled when ``SharedRenderer`` was created.
+    @Test(.needsEGL) func bundledShadersCompileAndErrorsNameTheFile() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-shaders-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -52,8 +52,7 @@ struct ShaderAndConfigTests {
         #expect(EGLPlatform(rawValue: "x11") == nil)
     }
 
-    @Test func resourcesAreCachedAcrossFrames() throws {
-        guard SharedRenderer.instance != nil else { return }
+    @Test(.needsEGL) func resourcesAreCachedAcrossFrames() throws {
         let renderer = try OffscreenRenderer()  // own cache, unaffected by parallel tests
         let scene = TestScenes.textured()
         let size = try RenderSize(width: 32, height: 24)

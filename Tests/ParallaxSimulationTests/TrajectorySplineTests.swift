@@ -5,12 +5,12 @@ import Testing
 
 @testable import ParallaxSimulation
 
-/// The shared folder (`<repo>/../shared`), or nil when absent.
-func sharedFolder() -> URL? {
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let shared = repo.deletingLastPathComponent().appendingPathComponent("shared")
-    return FileManager.default.fileExists(atPath: shared.path) ? shared : nil
-}
+/// The shared folder beside the repository (`<repo>/../shared`).
+let sharedFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared")
+
+/// Whether `../shared/trajectories` is beside the repository (tests reading it are skipped without it).
+let sharedTrajectoriesPresent = FileManager.default.fileExists(atPath: sharedFolder.appendingPathComponent("trajectories").path)
 
 @Suite struct TrajectorySplineTests {
     let spline = try! TrajectoryBuilder.preset(.handheld, duration: 8)
@@ -74,13 +74,10 @@ func sharedFolder() -> URL? {
         #expect(peak > 4)
     }
 
-    @Test(arguments: ["euroc_V1_01_easy.txt", "udel_gore.txt"])
+    @Test(.enabled(if: sharedTrajectoriesPresent, "needs ../shared/trajectories beside the repository"),
+          arguments: ["euroc_V1_01_easy.txt", "udel_gore.txt"])
     func fitsRealTrajectories(file: String) throws {
-        guard let shared = sharedFolder() else {
-            print("skipping: ../shared not found")
-            return
-        }
-        let trajectory = try TUMTrajectory.read(contentsOf: shared.appendingPathComponent("trajectories/\(file)"))
+        let trajectory = try TUMTrajectory.read(contentsOf: sharedFolder.appendingPathComponent("trajectories/\(file)"))
         let samples = trajectory.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
         let spline = try SplineFitting.fit(samples: samples, knotSpacing: 0.05)
         let error = SplineFitting.error(of: spline, against: samples)

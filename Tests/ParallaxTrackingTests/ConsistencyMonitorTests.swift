@@ -49,9 +49,9 @@ struct ConsistencyMonitorTests {
         #expect(states.suffix(10).allSatisfy { $0 == .normal }, "last states: \(states.suffix(10))")
     }
 
-    @Test("at rest: a velocity the images contradict is caught by the rejected zero-velocity updates")
+    @Test("at rest: a velocity the images contradict is caught by the rejected zero-velocity updates", .needsEuRoCSnippet)
     func corruptedStateAtRest() throws {
-        guard let data = try SnippetTests.dataset() else { return }
+        let data = try #require(try SnippetTests.dataset())
         let vio = try VisualInertialOdometry(dataset: data, mode: .stereo)
         // 0.5 m/s of velocity the drone (at rest) does not have, with an unchanged covariance.
         let (states, positions) = try Self.replay(vio, data.replay().makeIterator(), corruptingAt: 30) {
@@ -63,13 +63,10 @@ struct ConsistencyMonitorTests {
         #expect((last - first).norm < 0.05, "ended \((last - first).norm) m from the start")
     }
 
-    @Test("in flight: a tilt the covariance does not allow is caught by the χ² gate")
+    @Test("in flight: a tilt the covariance does not allow is caught by the χ² gate", .needsSharedTrajectories)
     func corruptedStateInFlight() throws {
-        let (dataset, name) = try TrackingFixtures.simulated(trajectory: "euroc_V1_01_easy")
-        guard let dataset else {
-            print(name)
-            return
-        }
+        let (simulated, name) = try TrackingFixtures.simulated(trajectory: "euroc_V1_01_easy")
+        let dataset = try #require(simulated, "\(name)")
         let vio = try VisualInertialOdometry(dataset: dataset, mode: .mono)
         // 5° of tilt: gravity leaks 0.86 m/s² into the horizontal acceleration.
         let (states, _) = try Self.replay(vio, dataset.replay(from: 8, to: 16).makeIterator(), corruptingAt: 60) {

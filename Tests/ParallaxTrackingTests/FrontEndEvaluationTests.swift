@@ -6,17 +6,14 @@ import Testing
 /// The simulator renders with the exact calibration, so residuals are the tracker's own error
 /// (KLT localisation, drift, wrong matches); a bias in the mean residual would point at a
 /// mismatch between the calibration the tracker uses and the images.
-@Suite("Front-end against true poses", .serialized)
+@Suite("Front-end against true poses", .serialized, .needsSharedTrajectories)
 struct FrontEndEvaluationTests {
     @Test("tracks on the simulated hall walk reproject within a fraction of a pixel", arguments: [
         TrackerConfiguration.Mode.mono, .stereo,
     ])
     func subpixelTracks(mode: TrackerConfiguration.Mode) throws {
-        let (dataset, name) = try TrackingFixtures.simulated(trajectory: "udel_gore")
-        guard let dataset else {
-            print(name)
-            return
-        }
+        let (simulated, name) = try TrackingFixtures.simulated(trajectory: "udel_gore")
+        let dataset = try #require(simulated, "\(name)")
         let report = try FrontEndEvaluation(dataset: dataset, configuration: TrackerConfiguration(mode: mode))
             .run(from: 0, to: 10)
         print("\(name) \(mode.rawValue), first 10 s:\n\(report.description)")

@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxDatasets
+import ParallaxEvaluation
 import ParallaxTracking
 import Testing
 

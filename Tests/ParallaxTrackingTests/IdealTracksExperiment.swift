@@ -8,14 +8,16 @@ import Testing
 
 /// Diagnostic (run with PARALLAX_IDEAL_TRACKS=1): the estimator on the front-end's own tracks, then
 /// on the same tracks moved onto the projections of points triangulated with the true poses.
-@Suite("Ideal-tracks experiment", .enabled(if: ProcessInfo.processInfo.environment["PARALLAX_IDEAL_TRACKS"] != nil))
+@Suite("Ideal-tracks experiment",
+       .enabled(if: ProcessInfo.processInfo.environment["PARALLAX_IDEAL_TRACKS"] != nil, "set PARALLAX_IDEAL_TRACKS=1 to run"),
+       .needsSharedTrajectories)
 struct IdealTracksExperiment {
     final class Recorder: @unchecked Sendable { var frames: [Double: FeatureFrame] = [:] }
 
     @Test(arguments: ["udel_gore", "euroc_V1_01_easy"], [TrackerConfiguration.Mode.stereo, .mono])
     func idealTracks(trajectory: String, mode: TrackerConfiguration.Mode) throws {
-        let (dataset, name) = try TrackingFixtures.simulated(trajectory: trajectory)
-        guard let dataset else { print(name); return }
+        let (simulated, name) = try TrackingFixtures.simulated(trajectory: trajectory)
+        let dataset = try #require(simulated, "\(name)")
         let recorder = Recorder()
         let first = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: mode))
         first.estimator.core.frameFilter = { recorder.frames[$0.timestamp] = $0; return $0 }

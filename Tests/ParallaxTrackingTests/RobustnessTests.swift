@@ -10,9 +10,9 @@ import Testing
 struct RobustnessTests {
     enum Damage: String, CaseIterable { case blankFrames, droppedFrames, imuGap, duplicateTimestamps }
 
-    @Test("degrade and recover", arguments: Damage.allCases)
+    @Test("degrade and recover", .needsEuRoCSnippet, arguments: Damage.allCases)
     func damaged(_ damage: Damage) throws {
-        guard let data = try SnippetTests.dataset() else { return }
+        let data = try #require(try SnippetTests.dataset())
         let vio = try VisualInertialOdometry(dataset: data, mode: .stereo)
         let iterator = try data.replay().makeIterator()
         var frameIndex = 0

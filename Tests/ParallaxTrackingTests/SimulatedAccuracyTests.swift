@@ -8,7 +8,7 @@ import Testing
 /// `Scenes/hall.json`): ATE posyaw ≤ 5 cm stereo, ≤ 10 cm mono (cam0 of the same stereo dataset).
 /// The last three cases start the replay 8 s and 20 s into V1_01, mid-flight, so the estimator must
 /// initialise from motion (visual–inertial alignment) rather than from rest.
-@Suite("VIO accuracy on simulated datasets", .serialized)
+@Suite("VIO accuracy on simulated datasets", .serialized, .needsSharedTrajectories)
 struct SimulatedAccuracyTests {
     struct Case: Sendable, CustomStringConvertible {
         var trajectory: String
@@ -33,11 +33,8 @@ struct SimulatedAccuracyTests {
     @Test("ATE posyaw within the floor", arguments: 0..<7)
     func accuracy(index: Int) throws {
         let c = Self.cases[index]
-        let (dataset, name) = try TrackingFixtures.simulated(trajectory: c.trajectory)
-        guard let dataset else {
-            print(name)
-            return
-        }
+        let (simulated, name) = try TrackingFixtures.simulated(trajectory: c.trajectory)
+        let dataset = try #require(simulated, "\(name)")
         let summary = try TrackingFixtures.run(dataset, mode: c.mode, from: c.from)
         let evaluation = try #require(try summary.evaluation())
         let ate = evaluation.report.ate.rmse

@@ -8,11 +8,11 @@ import Testing
 /// The real EuRoC V1_01 snippet (drone standing on the ground, motors running): the estimator must
 /// initialise within 1 s, stay within 1 cm of where it started, and be `normal` for ≥ 95 % of frames
 /// after initialisation. Also checks that two runs are bit-identical.
-@Suite("VIO on the real EuRoC snippet", .serialized)
+@Suite("VIO on the real EuRoC snippet", .serialized, .needsEuRoCSnippet)
 struct SnippetTests {
+    /// The snippet, or nil when ../shared is absent (tests using it carry `.needsEuRoCSnippet`).
     static func dataset() throws -> EuRoCDataset? {
         guard FileManager.default.fileExists(atPath: TrackingFixtures.snippet.appendingPathComponent("mav0").path) else {
-            print("skipped: \(TrackingFixtures.snippet.path) not found")
             return nil
         }
         return try EuRoCDataset(url: TrackingFixtures.snippet)
@@ -23,7 +23,7 @@ struct SnippetTests {
     @Test("stereo and mono: init ≤ 1 s, drift ≤ 1 cm at rest, ATE ≤ 1 cm, normal ≥ 95 % after init",
           arguments: TrackerConfiguration.Mode.allCases)
     func atRest(mode: TrackerConfiguration.Mode) throws {
-        guard let data = try Self.dataset() else { return }
+        let data = try #require(try Self.dataset())
         let summary = try TrackingFixtures.run(data, mode: mode)
         let initTime = try #require(summary.initializationTime)
         let poses = summary.trajectory.poses
@@ -43,7 +43,7 @@ struct SnippetTests {
 
     @Test("two runs give identical poses and feature points")
     func determinism() throws {
-        guard let data = try Self.dataset() else { return }
+        let data = try #require(try Self.dataset())
         func collect() throws -> [String] {
             var lines: [String] = []
             let runner = try DatasetRunner(dataset: data, configuration: TrackerConfiguration(mode: .stereo))

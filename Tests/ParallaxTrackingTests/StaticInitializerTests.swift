@@ -48,14 +48,9 @@ struct StaticInitializerTests {
         #expect(abs(xInWorld.y) < 1e-12 && xInWorld.x > 0)
     }
 
-    @Test("initialises on the real EuRoC snippet within 1 s, gravity within 1° of ground truth")
+    @Test("initialises on the real EuRoC snippet within 1 s, gravity within 1° of ground truth", .needsEuRoCSnippet)
     func realSnippet() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/datasets/euroc-v101-micro/mav0")
-        guard FileManager.default.fileExists(atPath: root.path) else {
-            print("skipped: \(root.path) not found (needs ../shared beside the repository)")
-            return
-        }
+        let root = TrackingFixtures.snippet.appendingPathComponent("mav0")
         let imu = try String(contentsOf: root.appendingPathComponent("imu0/data.csv"), encoding: .utf8)
             .split(separator: "\n").filter { !$0.hasPrefix("#") }
             .map { line -> IMUMeasurement in

@@ -4,20 +4,22 @@ import ParallaxMath
 import Testing
 @testable import ParallaxVision
 
-/// The real EuRoC V1_01 snippet (95 stereo frames, drone at rest), or nil with a printed reason.
-func eurocSnippet() -> EuRoCDataset? {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    let url = root.deletingLastPathComponent().appendingPathComponent("shared/datasets/euroc-v101-micro")
-    guard FileManager.default.fileExists(atPath: url.appendingPathComponent("mav0").path) else {
-        print("skipping: EuRoC snippet not found at \(url.path)")
-        return nil
-    }
-    do { return try EuRoCDataset(url: url) } catch {
-        Issue.record("cannot read the EuRoC snippet: \(error)")
-        return nil
+/// Where the real EuRoC V1_01 snippet lives: `../shared` beside the repository.
+let eurocSnippetURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/datasets/euroc-v101-micro")
+
+/// Whether the snippet is present; tests that read it are skipped (and reported as skipped) without it.
+let eurocSnippetPresent = FileManager.default.fileExists(atPath: eurocSnippetURL.appendingPathComponent("mav0").path)
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a test only when the EuRoC snippet is present; otherwise it is reported as skipped, with the reason.
+    static var needsEuRoCSnippet: Self {
+        .enabled(if: eurocSnippetPresent, "needs ../shared/datasets/euroc-v101-micro beside the repository")
     }
 }
+
+/// The real EuRoC V1_01 snippet (95 stereo frames, drone at rest).
+func eurocSnippet() throws -> EuRoCDataset { try EuRoCDataset(url: eurocSnippetURL) }
 
 /// Runs the stereo tracker with gyro-predicted rotations over `count` frames.
 func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] {
@@ -40,14 +42,16 @@ func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] 
     return frames
 }
 
-@Test func calibrationBridgeBuildsEuRoCModel() throws {
-    guard let ds = eurocSnippet() else { return }
+@Test(.needsEuRoCSnippet)
+func calibrationBridgeBuildsEuRoCModel() throws {
+    let ds = try eurocSnippet()
     let cam = try #require(try ds.cameras[0].makeCameraModel() as? PinholeRadTanCamera)
     #expect(cam == eurocCam0)
 }
 
-@Test func tracksTheRealSnippetWithStableIdsAndStereo() throws {
-    guard let ds = eurocSnippet() else { return }
+@Test(.needsEuRoCSnippet)
+func tracksTheRealSnippetWithStableIdsAndStereo() throws {
+    let ds = try eurocSnippet()
     let frames = try runSnippet(ds)
     #expect(frames.count == 95)
     let first = frames[0]
@@ -120,8 +124,9 @@ func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] 
     #expect(epi.allSatisfy { $0 <= 1.0 })
 }
 
-@Test func ransacRejectsInjectedOutliersOnRealTracks() throws {
-    guard let ds = eurocSnippet() else { return }
+@Test(.needsEuRoCSnippet)
+func ransacRejectsInjectedOutliersOnRealTracks() throws {
+    let ds = try eurocSnippet()
     let frames = try runSnippet(ds, count: 2)
     let a = Dictionary(uniqueKeysWithValues: frames[0].features.map { ($0.id, $0) })
     var x1: [Vector2] = [], x2: [Vector2] = [], bad: [Bool] = []
@@ -155,8 +160,9 @@ func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] 
     }
 }
 
-@Test func frontEndIsDeterministic() throws {
-    guard let ds = eurocSnippet() else { return }
+@Test(.needsEuRoCSnippet)
+func frontEndIsDeterministic() throws {
+    let ds = try eurocSnippet()
     let a = try runSnippet(ds, count: 12), b = try runSnippet(ds, count: 12)
     #expect(a.map(\.features) == b.map(\.features))
 }

@@ -20,26 +20,22 @@ struct ARReplayOptions: ParsableArguments {
     @Option(help: "Scene placed on the first detected horizontal plane when rendering.")
     var scene: String = "Scenes/ar-demo.json"
 
-    @Option(help: "Render every N-th frame.")
+    @Option(parsing: .unconditional, help: "Render every N-th frame.")
     var every: Int = 1
 
-    @Option(help: "Camera poses for the AR session: tracking (the VIO tracker) or groundtruth (the dataset's poses).")
-    var poseSource: String = "tracking"
+    @OptionGroup var poses: PoseSourceOption
 
     /// True when any AR feature was asked for.
     var isRequested: Bool { planes || light || render != nil }
 
     func validate() throws {
-        guard every >= 1 else { throw ValidationError("--every must be at least 1") }
-        guard PoseSourceKind(rawValue: poseSource.lowercased()) != nil else {
-            throw ValidationError("--pose-source must be tracking or groundtruth, not '\(poseSource)'")
-        }
+        try NumberChecks.integer(every, "--every", in: 1...Int.max)
     }
 
     /// Replays `dataset` through an AR session and prints what it found. `export` receives one
     /// JSON line per frame (camera, tracking state, feature points, anchors, light estimate).
     func run(dataset: URL, export: String?, from: Double?, to: Double?) throws {
-        let source = PoseSourceKind(rawValue: poseSource.lowercased()) ?? .tracking
+        let source = poses.poseSource
         let session = try Session(datasetAt: dataset, replay: ReplayOptions(source: source, startTime: from, stopTime: to))
         var configuration = WorldTrackingConfiguration()
         configuration.planeDetection = planes || render != nil ? [.horizontal, .vertical] : []

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParallaxEvaluation
+import ParallaxTracking
 import ParallaxVision
 
 /// `parallax bench frontend DATASET`: milliseconds per frame of the feature-tracking front-end,
@@ -9,22 +10,24 @@ struct BenchFrontEndCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "frontend", abstract: "Measure the visual front-end's time per frame by stage.")
 
-    @Argument(help: "Dataset folder (EuRoC/ASL layout).")
-    var dataset: String
+    @OptionGroup var input: DatasetArgument
+    @OptionGroup var cameras: CameraOptions
 
-    @Flag(help: "Track cam0 only (default: stereo when the dataset has cam1).")
-    var mono = false
-
-    @Option(help: "Passes over the dataset (more passes steady the p99).")
+    @Option(parsing: .unconditional, help: "Passes over the dataset (more passes steady the p99; 1…1000).")
     var repetitions: Int = 3
 
-    @Option(help: "Use at most this many frames.")
+    @Option(parsing: .unconditional, help: "Use at most this many frames (≥ 1).")
     var maxFrames: Int?
 
+    func validate() throws {
+        try NumberChecks.integer(repetitions, "--repetitions", in: 1...1000)
+        if let maxFrames { try NumberChecks.integer(maxFrames, "--max-frames", in: 1...Int.max) }
+    }
+
     func run() throws {
-        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        let mode = try cameras.mode(for: try input.open(), named: input.dataset)
         let report = try FrontEndBenchmark.run(
-            dataset: URL(fileURLWithPath: dataset), stereo: !mono, useGyro: true,
+            dataset: input.url, stereo: mode == .stereo, useGyro: true,
             maxFrames: maxFrames, repetitions: repetitions)
         print(report.description)
     }

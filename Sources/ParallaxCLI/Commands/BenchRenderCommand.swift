@@ -15,27 +15,25 @@ struct BenchRenderCommand: ParsableCommand {
     @Option(help: "Scene file for the first case (skipped with a note when absent).")
     var scene: String = "Scenes/showcase.json"
 
-    @Option(help: "Image size WIDTHxHEIGHT.")
-    var size: String = "1280x720"
+    @OptionGroup var image: ImageOptions
 
-    @Option(help: "Frames measured per case (after three warm-up frames on each path).")
+    @Option(parsing: .unconditional, help: "Frames measured per case (after three warm-up frames on each path).")
     var frames: Int = 10
 
-    @Option(help: "MSAA samples per pixel (1 = off).")
-    var samples: Int = 4
-
-    @Option(help: "Triangles of the generated scene.")
+    @Option(parsing: .unconditional, help: "Triangles of the generated scene (8…20,000,000).")
     var triangles: Int = 250_000
 
-    @Option(name: .customLong("egl-platform"), help: "EGL platform: auto, surfaceless or device.")
-    var eglPlatform: String?
+    @OptionGroup var eglPlatform: EGLPlatformOption
+
+    func validate() throws {
+        try NumberChecks.integer(frames, "--frames", in: 1...100_000)
+        try NumberChecks.integer(triangles, "--triangles", in: 8...20_000_000)
+    }
 
     func run() throws {
-        let renderSize = try RenderSize(parsing: size)
-        guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
-        guard (1...64).contains(samples) else { throw ValidationError("--samples must be between 1 and 64") }
+        let renderSize = try image.renderSize()
         let renderer = try OffscreenRenderer(
-            platform: try RenderCommand.parsePlatform(eglPlatform), options: RenderOptions(samples: samples))
+            platform: eglPlatform.choice.platform, options: RenderOptions(samples: image.samples))
         print("device: \(renderer.deviceDescription) [\(renderer.platform.rawValue)], \(renderSize), MSAA \(renderer.options.samples)x, \(frames) frames per case")
         var cases: [(String, Scene)] = []
         if FileManager.default.fileExists(atPath: scene) {

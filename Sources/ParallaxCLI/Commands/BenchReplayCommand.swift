@@ -16,17 +16,26 @@ struct BenchReplayCommand: ParsableCommand {
         commandName: "replay-memory",
         abstract: "Measure the peak memory of replaying a short and a long synthetic dataset.")
 
-    @Option(help: "Length of the short dataset in seconds.")
+    @Option(parsing: .unconditional, help: "Length of the short dataset in seconds (at most \(Int(Self.maxSeconds))).")
     var shortSeconds: Double = 10
 
-    @Option(help: "Length of the long dataset in seconds.")
+    @Option(parsing: .unconditional, help: "Length of the long dataset in seconds (at most \(Int(Self.maxSeconds))).")
     var longSeconds: Double = 600
 
     @Option(help: "Folder for the generated datasets (default: a temporary folder, removed afterwards).")
     var directory: String?
 
-    @Option(help: "Internal: replay this dataset in this process and print one JSON line.")
+    /// Internal: the child process replays this dataset and prints one line (see ``runChild(_:)``).
+    @Option(help: .hidden)
     var replayOnly: String?
+
+    /// The longest generated dataset, in seconds: two hours are 1.4 M IMU rows and 288 k small PNGs.
+    static let maxSeconds = 7200.0
+
+    func validate() throws {
+        try NumberChecks.positive(shortSeconds, "--short-seconds", atMost: Self.maxSeconds, unit: "s")
+        try NumberChecks.positive(longSeconds, "--long-seconds", atMost: Self.maxSeconds, unit: "s")
+    }
 
     func run() throws {
         if let replayOnly { return try replayAndMeasure(replayOnly) }
@@ -57,7 +66,7 @@ struct BenchReplayCommand: ParsableCommand {
         try p.run()
         let out = pipe.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw ValidationError("replay of \(path) failed") }
+        guard p.terminationStatus == 0 else { throw CLIError("replay of \(path) failed (exit code \(p.terminationStatus))") }
         return String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

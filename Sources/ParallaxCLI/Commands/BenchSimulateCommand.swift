@@ -13,11 +13,14 @@ struct BenchSimulateCommand: ParsableCommand {
     @Option(help: "Scene file the simulated cameras look at.")
     var scene: String = "Scenes/room.json"
 
-    @Option(help: "Frames per case.")
+    @Option(parsing: .unconditional, help: "Frames per case (1…100000).")
     var frames: Int = 40
 
+    func validate() throws {
+        try NumberChecks.integer(frames, "--frames", in: 1...100_000)
+    }
+
     func run() throws {
-        guard frames >= 1 else { throw ValidationError("--frames must be at least 1") }
         let loaded = try Scene.load(contentsOf: URL(fileURLWithPath: scene))
         for stereo in [false, true] {
             let result = try SimulationBenchmark.run(scene: loaded, stereo: stereo, frames: frames)

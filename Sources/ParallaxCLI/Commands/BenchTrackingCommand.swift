@@ -10,19 +10,14 @@ struct BenchTrackingCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tracking", abstract: "Measure the tracker's time per frame (front-end and back-end).")
 
-    @Argument(help: "Dataset folder (EuRoC/ASL layout).")
-    var dataset: String
-
-    @Option(help: "Start time, seconds from the dataset start.")
-    var from: Double?
-
-    @Option(help: "End time, seconds from the dataset start.")
-    var to: Double?
+    @OptionGroup var input: DatasetArgument
+    @OptionGroup var range: TimeRangeOptions
 
     func run() throws {
-        let data = try EuRoCDataset(url: URL(fileURLWithPath: dataset))
+        let data = try input.open()
+        try range.check(against: data, named: input.dataset)
         let bench = TrackingBenchmark(dataset: data)
         let modes: [TrackerConfiguration.Mode] = data.isStereo ? [.mono, .stereo] : [.mono]
-        for mode in modes { print(try bench.run(mode: mode, from: from, to: to).description) }
+        for mode in modes { print(try bench.run(mode: mode, from: range.from, to: range.to).description) }
     }
 }

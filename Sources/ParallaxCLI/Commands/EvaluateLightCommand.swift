@@ -4,11 +4,11 @@ import ParallaxAR
 import ParallaxDatasets
 import ParallaxEvaluation
 
-/// `parallax evaluate-light DATASET`: runs the ambient light estimator over a simulated dataset
+/// `parallax evaluate light DATASET`: runs the ambient light estimator over a simulated dataset
 /// and compares it with `truth/lighting.json` (relative error, correlation, flicker).
 struct EvaluateLightCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "evaluate-light",
+        commandName: "light",
         abstract: "Score light estimation against a simulated dataset's truth/lighting.json.",
         discussion: """
             Reports, for camera 0: the image-only estimate (no exposure metadata) against the \
@@ -18,8 +18,7 @@ struct EvaluateLightCommand: ParsableCommand {
             change itself) and the colour temperature (grey datasets report 6500 K, not measured).
             """)
 
-    @Argument(help: "A simulated dataset folder (containing mav0 and truth/lighting.json).")
-    var dataset: String
+    @OptionGroup var input: DatasetArgument
 
     @Flag(name: .long, help: "Print a JSON object instead of text.")
     var json = false
@@ -27,20 +26,15 @@ struct EvaluateLightCommand: ParsableCommand {
     @Flag(name: .long, help: "Include the per-frame series in the JSON output.")
     var series = false
 
-    @Option(name: .customLong("max-frames"), help: "Evaluate at most this many frames.")
+    @Option(name: .customLong("max-frames"), parsing: .unconditional, help: "Evaluate at most this many frames (≥ 1).")
     var maxFrames: Int?
 
+    func validate() throws {
+        if let maxFrames { try NumberChecks.integer(maxFrames, "--max-frames", in: 1...Int.max) }
+    }
+
     func run() throws {
-        var result: LightEstimationEvaluation
-        do {
-            result = try LightEstimationEvaluation.run(datasetURL: URL(fileURLWithPath: dataset), maxFrames: maxFrames)
-        } catch let error as LightEstimationError {
-            FileHandle.standardError.write(Data("parallax evaluate-light: \(error)\n".utf8))
-            throw ExitCode.failure
-        } catch let error as DatasetError {
-            FileHandle.standardError.write(Data("parallax evaluate-light: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
+        var result = try LightEstimationEvaluation.run(datasetURL: input.url, maxFrames: maxFrames)
         if !series { result.series = [] }
         if json {
             let enc = JSONEncoder()
@@ -53,7 +47,7 @@ struct EvaluateLightCommand: ParsableCommand {
             String(format: "  %-34@ rel. error mean %5.1f %%  median %5.1f %%  correlation %.3f  excess flicker %.1f lm",
                    name as NSString, 100 * a.meanRelativeError, 100 * a.medianRelativeError, a.correlation, a.excessFlicker)
         }
-        print("Light estimation on \(dataset) (\(result.frames) frames, camera 0)")
+        print("Light estimation on \(input.dataset) (\(result.frames) frames, camera 0)")
         print(line("image only vs scene light", result.imageOnlyVsScene))
         print(line("image only vs apparent (a*g^2.2)", result.imageOnlyVsApparent))
         print(line("exposure-compensated vs scene", result.compensatedVsScene))

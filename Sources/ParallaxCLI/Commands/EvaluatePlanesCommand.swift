@@ -4,44 +4,39 @@ import ParallaxAR
 import ParallaxDatasets
 import ParallaxEvaluation
 
-/// `parallax evaluate-planes DATASET`: replays a simulated dataset with plane detection and
+/// `parallax evaluate planes DATASET`: replays a simulated dataset with plane detection and
 /// scores the planes against its `truth/planes.json`.
 struct EvaluatePlanesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "evaluate-planes",
+        commandName: "planes",
         abstract: "Score AR plane detection against a simulated dataset's truth/planes.json.",
         discussion: """
             Runs an AR session (horizontal + vertical plane detection) over DATASET and compares \
             every plane anchor at the end with the truth planes (z-up world): normal error (deg), \
             offset error (cm; signed in the table, + = on the side the truth normal points to), IoU of the polygons on the truth plane, and the time from the start \
-            of tracking to the first detection. --source groundtruth uses the dataset's poses \
-            (with points triangulated from the images); --source tracking runs the VIO tracker.
+            of tracking to the first detection. --pose-source tracking (the default) runs the VIO \
+            tracker; --pose-source groundtruth uses the dataset's poses (with points triangulated \
+            from the images), which scores plane detection apart from tracking error.
             """)
 
-    @Argument(help: "The dataset folder (containing mav0 and truth/planes.json).")
-    var dataset: String
+    @OptionGroup var input: DatasetArgument
+    @OptionGroup var poses: PoseSourceOption
 
-    @Option(help: "Pose source: groundtruth or tracking.")
-    var source: String = "groundtruth"
-
-    @Option(help: "Stop after this many seconds from the dataset start.")
-    var until: Double?
+    @Option(name: [.customLong("to"), .customLong("until")], parsing: .unconditional,
+            help: "Stop this many seconds after the dataset start (positive).")
+    var to: Double?
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    func validate() throws {
+        if let to { try NumberChecks.positive(to, "--to", atMost: NumberChecks.maxSeconds, unit: "s") }
+    }
+
     func run() throws {
-        guard let kind = PoseSourceKind(rawValue: source.lowercased()) else {
-            throw ValidationError("--source must be groundtruth or tracking, not '\(source)'")
-        }
-        let report: PlaneEvaluationReport
-        do {
-            report = try PlaneEvaluationRun.run(datasetRoot: URL(fileURLWithPath: dataset), source: kind, stopTime: until)
-        } catch {
-            FileHandle.standardError.write(Data("parallax evaluate-planes: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
-        print(json ? Self.json(report, source: kind) : Self.text(report, source: kind))
+        let source = poses.poseSource
+        let report = try PlaneEvaluationRun.run(datasetRoot: input.url, source: source, stopTime: to)
+        print(json ? Self.json(report, source: source) : Self.text(report, source: source))
     }
 
     static func f(_ x: Double?, _ digits: Int = 3) -> String {

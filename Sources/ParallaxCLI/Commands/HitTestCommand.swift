@@ -17,88 +17,81 @@ struct HitTestCommand: ParsableCommand {
             per line; '#' starts a comment; '-' reads standard input.
             """)
 
-    @Argument(help: "The dataset folder (containing mav0).")
-    var dataset: String
+    @OptionGroup var input: DatasetArgument
 
-    @Option(help: "Seconds after the dataset start to replay to.")
+    @Option(parsing: .unconditional, help: "Seconds after the dataset start to replay to (≥ 0, within the dataset).")
     var time: Double
 
-    @Option(name: .customLong("point"), help: "A normalised image point x,y (repeatable).")
+    @Option(name: .customLong("point"), parsing: .unconditionalSingleValue,
+            help: "A normalised image point x,y with both in [0, 1] (repeatable).")
     var points: [String] = []
 
     @Option(name: .customLong("points-file"), help: "File of points, one x,y per line ('-' for stdin).")
     var pointsFile: String?
 
-    @Option(help: "Comma-separated result types: featurePoint, estimatedHorizontalPlane, estimatedVerticalPlane, existingPlane, existingPlaneUsingExtent, existingPlaneUsingGeometry (default: all).")
-    var types: String?
+    @Option(help: "Comma-separated result types to report (default: all).")
+    var types: HitTestTypeList?
 
-    @Option(help: "Pose source: groundtruth or tracking.")
-    var source: String = "groundtruth"
+    @OptionGroup var poses: PoseSourceOption
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    func validate() throws {
+        try NumberChecks.nonNegative(time, "--time", atMost: NumberChecks.maxSeconds, unit: "s")
+        for text in points { _ = try Self.parsePoint(text, origin: "--point") }
+        if points.isEmpty && pointsFile == nil { throw ValidationError("give at least one --point or a --points-file") }
+    }
+
+    /// Parses "x,y" (or "x y") and checks that the point lies in the image, [0, 1]².
     static func parsePoint(_ text: String, origin: String) throws -> Vector2 {
         let parts = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).map(String.init)
-        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]), x.isFinite, y.isFinite else {
+        guard parts.count == 2, let x = Double(parts[0]), let y = Double(parts[1]) else {
             throw ValidationError("\(origin): expected a point 'x,y', got '\(text)'")
+        }
+        guard (0...1).contains(x), (0...1).contains(y) else {
+            throw ValidationError("\(origin): x and y must be in [0, 1] (normalised image coordinates), got '\(text)'")
         }
         return Vector2(x, y)
     }
 
+    /// The --point values, then those of the points file (whose mistakes are runtime errors with file:line).
     func readPoints() throws -> [Vector2] {
         var result = try points.map { try Self.parsePoint($0, origin: "--point") }
-        if let pointsFile {
-            let text: String
-            if pointsFile == "-" {
-                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-            } else {
-                guard let data = FileManager.default.contents(atPath: pointsFile) else {
-                    throw ValidationError("\(pointsFile): cannot read the points file")
-                }
-                text = String(decoding: data, as: UTF8.self)
+        guard let pointsFile else { return result }
+        let text: String
+        if pointsFile == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            guard let data = FileManager.default.contents(atPath: pointsFile) else {
+                throw CLIError("\(pointsFile): cannot read the points file")
             }
-            for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
-                    .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-                if line.isEmpty { continue }
-                result.append(try Self.parsePoint(line, origin: "\(pointsFile == "-" ? "stdin" : pointsFile):\(i + 1)"))
+            text = String(decoding: data, as: UTF8.self)
+        }
+        let name = pointsFile == "-" ? "stdin" : pointsFile
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
+                .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if line.isEmpty { continue }
+            do {
+                result.append(try Self.parsePoint(line, origin: "\(name):\(i + 1)"))
+            } catch let error as ValidationError {
+                throw CLIError(error.message)
             }
         }
-        guard !result.isEmpty else { throw ValidationError("give at least one --point or a --points-file") }
+        guard !result.isEmpty else { throw CLIError("\(name): no points in the points file") }
         return result
     }
 
-    func resultTypes() throws -> HitTestResultType {
-        guard let types else { return .all }
-        var set: HitTestResultType = []
-        for name in types.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            guard let t = HitTestResultType(name: name) else {
-                throw ValidationError("--types: unknown type '\(name)'; known: \(HitTestResultType.names.map(\.0).joined(separator: ", "))")
-            }
-            set.insert(t)
-        }
-        return set
-    }
-
     func run() throws {
-        guard let kind = PoseSourceKind(rawValue: source.lowercased()) else {
-            throw ValidationError("--source must be groundtruth or tracking, not '\(source)'")
-        }
         let queries = try readPoints()
-        let typeSet = try resultTypes()
-        let frame: Frame
-        do {
-            let session = try Session(datasetAt: URL(fileURLWithPath: dataset), replay: ReplayOptions(source: kind))
-            session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
-            guard let f = try session.advance(to: time) else {
-                throw SessionError("\(dataset): no frame at or before \(time) s")
-            }
-            frame = f
-        } catch {
-            FileHandle.standardError.write(Data("parallax hittest: \(error)\n".utf8))
-            throw ExitCode.failure
+        let session = try Session(datasetAt: input.url, replay: ReplayOptions(source: poses.poseSource))
+        try DatasetLength.check(time, option: "--time", within: session.dataset, named: input.dataset)
+        session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
+        guard let frame = try session.advance(to: time) else {
+            throw CLIError("\(input.dataset): no frame at or before \(NumberChecks.text(time)) s")
         }
+        let typeSet = types?.set ?? .all
         let results = queries.map { frame.hitTest($0, types: typeSet) }
         print(json ? Self.json(frame, queries, results) : Self.text(frame, queries, results))
     }

@@ -16,8 +16,7 @@ struct InfoCommand: ParsableCommand {
             case bad rows are skipped and listed as anomalies.
             """)
 
-    @Argument(help: "The dataset folder (containing mav0) or the mav0 folder.")
-    var dataset: String
+    @OptionGroup var input: DatasetArgument
 
     @Flag(name: .long, help: "Print a JSON object instead of text.")
     var json = false
@@ -29,15 +28,9 @@ struct InfoCommand: ParsableCommand {
     var validate = false
 
     func run() throws {
-        let report: InfoReport
-        do {
-            let d = try EuRoCDataset(url: URL(fileURLWithPath: dataset), policy: lenient ? .lenient : .strict)
-            if validate { try d.validate() }
-            report = InfoReport(d, summary: try DatasetSummary(d))
-        } catch let error as DatasetError {
-            FileHandle.standardError.write(Data("parallax info: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
+        let d = try input.open(policy: lenient ? .lenient : .strict)
+        if validate { try d.validate() }
+        let report = InfoReport(d, summary: try DatasetSummary(d))
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys]

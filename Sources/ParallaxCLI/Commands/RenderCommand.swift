@@ -14,42 +14,27 @@ struct RenderCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output PNG file.")
     var output: String
 
-    @Option(help: "Image size WIDTHxHEIGHT.")
-    var size: String = "1280x720"
+    @OptionGroup var image: ImageOptions
 
     @Option(help: "Name of the camera node to render from (default: the scene's first camera).")
     var camera: String?
 
-    @Option(help: "MSAA samples per pixel (1 = off).")
-    var samples: Int = 4
-
     @Flag(name: .customLong("no-shadows"), help: "Ignore the lights' castsShadow.")
     var noShadows = false
 
-    @Option(name: .customLong("egl-platform"), help: "EGL platform: auto, surfaceless or device (default: PARALLAX_EGL_PLATFORM, else auto).")
-    var eglPlatform: String?
+    @OptionGroup var eglPlatform: EGLPlatformOption
 
     func run() throws {
-        let renderSize = try RenderSize(parsing: size)
-        guard (1...64).contains(samples) else { throw ValidationError("--samples must be between 1 and 64, got \(samples)") }
-        let platform = try RenderCommand.parsePlatform(eglPlatform)
+        let renderSize = try image.renderSize()
         let url = URL(fileURLWithPath: scene)
         let loaded = try Scene.load(contentsOf: url)
         let cameraNode = try RenderCommand.findCamera(camera, in: loaded, file: scene)
-        let renderer = try OffscreenRenderer(platform: platform, options: RenderOptions(samples: samples, shadows: !noShadows))
+        let renderer = try OffscreenRenderer(
+            platform: eglPlatform.choice.platform, options: RenderOptions(samples: image.samples, shadows: !noShadows))
         let start = Date()
         try renderer.renderPNG(scene: loaded, camera: cameraNode, size: renderSize, to: URL(fileURLWithPath: output))
         let ms = Date().timeIntervalSince(start) * 1000
         print("wrote \(output) (\(renderSize), \(String(format: "%.0f", ms)) ms, \(renderer.platform.rawValue): \(renderer.deviceDescription))")
-    }
-
-    /// `nil` for automatic; throws for an unknown name.
-    static func parsePlatform(_ text: String?) throws -> EGLPlatform? {
-        guard let text, text != "auto" else { return nil }
-        guard let p = EGLPlatform(rawValue: text) else {
-            throw ValidationError("--egl-platform must be auto, surfaceless or device, got '\(text)'")
-        }
-        return p
     }
 
     /// The node named `name` carrying a camera, or `nil` (default camera) when no name is given.
@@ -57,7 +42,7 @@ struct RenderCommand: ParsableCommand {
         guard let name else { return nil }
         guard let node = scene.allNodes.first(where: { $0.name == name && $0.camera != nil }) else {
             let names = scene.cameraNodes.compactMap(\.name)
-            throw ValidationError("\(file): no camera node named '\(name)' (cameras: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+            throw CLIError("\(file): no camera node named '\(name)' (cameras: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
         }
         return node
     }

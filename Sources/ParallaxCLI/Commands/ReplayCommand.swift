@@ -11,14 +11,8 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Track a dataset with the visual-inertial odometry; export frames and the trajectory.")
 
-    @Argument(help: "EuRoC/ASL dataset folder (containing mav0/).")
-    var dataset: String
-
-    @Flag(help: "Use cam0 only.")
-    var mono = false
-
-    @Flag(help: "Use cam0 and cam1 (default when the dataset has two cameras).")
-    var stereo = false
+    @OptionGroup var input: DatasetArgument
+    @OptionGroup var cameras: CameraOptions
 
     @Option(help: "Write one JSON object per frame (ARKit-convention camera transform, state, feature points).")
     var export: String?
@@ -26,31 +20,22 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Write the estimated body trajectory (TUM format, T_world_body).")
     var trajectory: String?
 
-    @Option(help: "Start time, seconds from the dataset start.")
-    var from: Double?
-
-    @Option(help: "End time, seconds from the dataset start.")
-    var to: Double?
+    @OptionGroup var range: TimeRangeOptions
 
     @OptionGroup(title: "AR session")
     var ar: ARReplayOptions
 
-    func validate() throws {
-        if mono && stereo { throw ValidationError("choose one of --mono and --stereo") }
-        if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
-    }
-
     func run() throws {
-        let data = try EuRoCDataset(url: URL(fileURLWithPath: dataset), policy: .lenient)
-        if stereo && !data.isStereo { throw ValidationError("\(dataset) has one camera; --stereo needs two") }
-        let mode: TrackerConfiguration.Mode = mono || !data.isStereo ? .mono : .stereo
+        let data = try input.open(policy: .lenient)
+        let mode = try cameras.mode(for: data, named: input.dataset)
+        try range.check(against: data, named: input.dataset)
         let runner = try DatasetRunner(dataset: data, configuration: TrackerConfiguration(mode: mode))
         let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
         // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
         var exporter = try (ar.isRequested ? nil : export).map { try TrackingFrameExporter(path: $0, camera: data.cameras[0]) }
         let bar = isatty(STDOUT_FILENO) != 0 ? ProgressBar() : nil
         var done = 0
-        let summary = try runner.run(from: from, to: to) { result, _ in
+        let summary = try runner.run(from: range.from, to: range.to) { result, _ in
             done += 1
             try exporter?.write(result)
             bar?.update(min(1, Double(done) / Double(totalFrames)), status: result.trackingState.description)
@@ -65,7 +50,7 @@ struct ReplayCommand: ParsableCommand {
         }
         if ar.isRequested {
             print("")
-            try ar.run(dataset: URL(fileURLWithPath: dataset), export: export, from: from, to: to)
+            try ar.run(dataset: input.url, export: export, from: range.from, to: range.to)
         }
     }
 

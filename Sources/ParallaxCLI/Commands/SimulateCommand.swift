@@ -18,8 +18,19 @@ struct SimulateCommand: ParsableCommand {
             The body (IMU) moves along a C² B-spline: a preset motion around the scene's table, or \
             a fit through a TUM/EuRoC trajectory file. Writes DIR/mav0 (cam0[, cam1], imu0, \
             state_groundtruth_estimate0) and DIR/truth/{planes,lighting}.json. The same command \
-            and seed give byte-identical files.
+            and seed give byte-identical files. Limits: --duration ≤ \(Int(Self.maxDuration)) s, \
+            --rate-imu ≤ \(Int(Self.maxIMURate)) Hz, --rate-cam ≤ \(Int(Self.maxCameraRate)) Hz (and ≤ the IMU \
+            rate), --image-noise ≤ \(Int(Self.maxImageNoise)) grey levels.
             """)
+
+    /// The longest simulation in seconds: an hour at EuRoC rates is 720 k IMU rows and 72 k frames per camera.
+    static let maxDuration = 3600.0
+    /// The highest IMU rate in Hz (tactical IMUs log at up to a few kHz).
+    static let maxIMURate = 10_000.0
+    /// The highest camera rate in Hz.
+    static let maxCameraRate = 1000.0
+    /// The largest image noise σ in grey levels (the full 8-bit range).
+    static let maxImageNoise = 255.0
 
     @Option(help: "Scene file (JSON, glTF or OBJ).")
     var scene: String = "Scenes/room.json"
@@ -27,31 +38,31 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Trajectory to follow: TUM text (timestamp tx ty tz qx qy qz qw) or EuRoC ground-truth CSV.")
     var trajectory: String?
 
-    @Option(help: "Preset motion when no trajectory is given: handheld, orbit, fast-rotation, still.")
-    var motion: String = "handheld"
+    @Option(help: "Preset motion when no trajectory is given.")
+    var motion: MotionPreset = .handheld
 
-    @Option(help: "Duration in seconds (a trajectory file may end sooner).")
+    @Option(parsing: .unconditional, help: "Duration in seconds (a trajectory file may end sooner).")
     var duration: Double = 30
 
     @Flag(help: "Simulate EuRoC's stereo pair (cam0 and cam1) instead of cam0 only.")
     var stereo = false
 
-    @Option(name: .customLong("static-start"), help: "Seconds to hold the first pose perfectly still.")
+    @Option(name: .customLong("static-start"), parsing: .unconditional, help: "Seconds to hold the first pose perfectly still.")
     var staticStart: Double = 0
 
-    @Option(help: "Random seed (noise, biases, lighting).")
+    @Option(parsing: .unconditional, help: "Random seed (noise, biases, lighting).")
     var seed: UInt64 = 1
 
-    @Option(name: .customLong("rate-imu"), help: "IMU rate in Hz.")
+    @Option(name: .customLong("rate-imu"), parsing: .unconditional, help: "IMU rate in Hz.")
     var rateIMU: Double = 200
 
-    @Option(name: .customLong("rate-cam"), help: "Camera rate in Hz.")
+    @Option(name: .customLong("rate-cam"), parsing: .unconditional, help: "Camera rate in Hz.")
     var rateCam: Double = 20
 
     @Option(help: "EuRoC dataset folder whose mav0/cam0, cam1 and imu0 sensor.yaml to use (default: EuRoC's values).")
     var calibration: String?
 
-    @Option(name: .customLong("image-noise"), help: "Image noise σ in grey levels.")
+    @Option(name: .customLong("image-noise"), parsing: .unconditional, help: "Image noise σ in grey levels.")
     var imageNoise: Double = 2
 
     @Flag(name: .customLong("constant-lighting"), help: "Keep lighting and exposure constant.")
@@ -67,12 +78,19 @@ struct SimulateCommand: ParsableCommand {
     var sensor: SensorEffectOptions
 
     func validate() throws {
-        guard duration > 0 else { throw ValidationError("--duration must be positive") }
-        guard staticStart >= 0, staticStart < duration else { throw ValidationError("--static-start must be in [0, duration)") }
-        guard rateIMU > 0, rateCam > 0, rateCam <= rateIMU else { throw ValidationError("rates must be positive, camera ≤ IMU") }
-        if trajectory == nil, MotionPreset(rawValue: motion) == nil {
-            throw ValidationError("unknown --motion '\(motion)' (handheld, orbit, fast-rotation, still)")
+        try NumberChecks.positive(duration, "--duration", atMost: Self.maxDuration, unit: "s")
+        try NumberChecks.nonNegative(staticStart, "--static-start", atMost: duration, unit: "s")
+        guard staticStart < duration else {
+            throw ValidationError("--static-start must be shorter than --duration (\(NumberChecks.text(duration)) s), "
+                                  + "got \(NumberChecks.text(staticStart))")
         }
+        try NumberChecks.positive(rateIMU, "--rate-imu", atMost: Self.maxIMURate, unit: "Hz")
+        try NumberChecks.positive(rateCam, "--rate-cam", atMost: Self.maxCameraRate, unit: "Hz")
+        guard rateCam <= rateIMU else {
+            throw ValidationError("--rate-cam (\(NumberChecks.text(rateCam)) Hz) must not exceed "
+                                  + "--rate-imu (\(NumberChecks.text(rateIMU)) Hz)")
+        }
+        try NumberChecks.nonNegative(imageNoise, "--image-noise", atMost: Self.maxImageNoise, unit: "grey levels")
     }
 
     func run() throws {
@@ -117,7 +135,7 @@ struct SimulateCommand: ParsableCommand {
         } else {
             alignment = SimulationSetup.floorAlignment(for: loaded)
             let settings = SimulationSetup.motionSettings(for: loaded, alignment: alignment)
-            spline = try TrajectoryBuilder.preset(MotionPreset(rawValue: motion) ?? .handheld, duration: duration,
+            spline = try TrajectoryBuilder.preset(motion, duration: duration,
                                                   staticStart: staticStart, settings: settings)
         }
         let simulator = Simulator(scene: loaded, trajectory: spline, configuration: config, alignment: alignment)

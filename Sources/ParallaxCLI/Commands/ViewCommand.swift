@@ -13,28 +13,27 @@ struct ViewCommand: ParsableCommand {
     @Argument(help: "The scene file (.json, .gltf, .glb or .obj).")
     var scene: String
 
-    @Option(help: "Window size WIDTHxHEIGHT.")
-    var size: String = "1280x720"
+    @OptionGroup var image: ImageOptions
 
     @Option(help: "Name of the camera node to start from.")
     var camera: String?
 
-    @Option(help: "MSAA samples per pixel (1 = off).")
-    var samples: Int = 4
-
     @Option(help: "Save a screenshot to this PNG after --frames frames, then exit.")
     var screenshot: String?
 
-    @Option(help: "Frames to render before exiting (with --screenshot: the frame saved).")
+    @Option(parsing: .unconditional, help: "Frames to render before exiting (with --screenshot: the frame saved).")
     var frames: Int?
 
-    func run() throws {
-        let windowSize = try RenderSize(parsing: size)
-        if let frames, frames < 1 { throw ValidationError("--frames must be at least 1") }
+    func validate() throws {
+        if let frames { try NumberChecks.integer(frames, "--frames", in: 1...Int.max) }
         if screenshot != nil && frames == nil { throw ValidationError("--screenshot needs --frames N") }
+    }
+
+    func run() throws {
+        let windowSize = try image.renderSize()
         let loaded = try Scene.load(contentsOf: URL(fileURLWithPath: scene))
         let start = try RenderCommand.findCamera(camera, in: loaded, file: scene)
-        var options = WindowViewer.Options(size: windowSize, samples: samples, frames: frames)
+        var options = WindowViewer.Options(size: windowSize, samples: image.samples, frames: frames)
         options.screenshot = screenshot.map { URL(fileURLWithPath: $0) }
         try WindowViewer(scene: loaded, camera: start, options: options).run()
         if let screenshot { print("wrote \(screenshot)") }

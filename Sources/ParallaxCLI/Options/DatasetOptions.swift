@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import ParallaxAR
+import ParallaxDatasets
+import ParallaxTracking
+
+/// The dataset every dataset command reads (the folder holding `mav0`, or `mav0` itself).
+struct DatasetArgument: ParsableArguments {
+    @Argument(help: "Dataset folder in the EuRoC/ASL layout (the folder containing mav0, or mav0 itself).")
+    var dataset: String
+
+    /// The folder as a URL.
+    var url: URL { URL(fileURLWithPath: dataset) }
+
+    /// Opens the dataset; `.lenient` skips malformed rows instead of failing.
+    func open(policy: ReadPolicy = .strict) throws -> EuRoCDataset {
+        try EuRoCDataset(url: url, policy: policy)
+    }
+}
+
+/// `--mono` / `--stereo`: which cameras the tracker uses.
+enum CameraSelection: String, EnumerableFlag {
+    case mono, stereo
+
+    static func help(for value: CameraSelection) -> ArgumentHelp? {
+        switch value {
+        case .mono: "Use cam0 only."
+        case .stereo: "Use cam0 and cam1 (the default when the dataset has two cameras)."
+        }
+    }
+}
+
+/// The camera choice shared by the tracking commands.
+struct CameraOptions: ParsableArguments {
+    @Flag var cameras: CameraSelection?
+
+    /// The tracker mode for `data`: stereo when it has two cameras unless `--mono` was given.
+    func mode(for data: EuRoCDataset, named name: String) throws -> TrackerConfiguration.Mode {
+        if cameras == .stereo && !data.isStereo { throw CLIError("\(name) has one camera; --stereo needs two") }
+        return cameras == .mono || !data.isStereo ? .mono : .stereo
+    }
+}
+
+/// `--from` / `--to`: a window of the dataset in seconds after its first camera or IMU sample.
+struct TimeRangeOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Start time, seconds after the dataset start (≥ 0).")
+    var from: Double?
+
+    @Option(parsing: .unconditional, help: "End time, seconds after the dataset start (after --from).")
+    var to: Double?
+
+    func validate() throws {
+        if let from { try NumberChecks.nonNegative(from, "--from", atMost: NumberChecks.maxSeconds, unit: "s") }
+        if let to {
+            try NumberChecks.positive(to, "--to", atMost: NumberChecks.maxSeconds, unit: "s")
+            if let from, to <= from {
+                throw ValidationError("--to must be after --from, got --from \(NumberChecks.text(from)) --to \(NumberChecks.text(to))")
+            }
+        }
+    }
+
+    /// Throws when `--from` lies past the last camera frame of `data` (the replay would be empty).
+    func check(against data: EuRoCDataset, named name: String) throws {
+        if let from { try DatasetLength.check(from, option: "--from", within: data, named: name) }
+    }
+}
+
+/// `--pose-source`: where the AR session's camera poses come from. One name and one default for
+/// every command: `tracking` works on any dataset, `groundtruth` needs the dataset's
+/// state_groundtruth_estimate0 and measures scene understanding apart from tracking error.
+/// `--source` is the older spelling and still accepted.
+struct PoseSourceOption: ParsableArguments {
+    @Option(name: [.customLong("pose-source"), .customLong("source")],
+            help: "Camera poses: tracking (the visual-inertial tracker) or groundtruth (the dataset's poses).")
+    var poseSource: PoseSourceKind = .tracking
+}
+
+/// How long a dataset runs.
+enum DatasetLength {
+    /// Seconds from the dataset start (first camera or IMU sample) to its last cam0 frame.
+    static func seconds(of data: EuRoCDataset) throws -> Double {
+        guard let start = try data.startTimestampNs() else { return 0 }
+        var last = start
+        let frames = try data.cameraStream(0)
+        while let frame = try frames.next() { last = frame.timestampNs }
+        return Double(last - start) / 1e9
+    }
+
+    /// Throws when `seconds`, the value of `option`, lies past the last cam0 frame of `data`.
+    static func check(_ seconds: Double, option: String, within data: EuRoCDataset, named name: String) throws {
+        let length = try Self.seconds(of: data)
+        guard seconds <= length else {
+            throw CLIError("\(option) \(NumberChecks.text(seconds)) s is past the end of \(name) "
+                           + "(\(String(format: "%.2f", length)) s long)")
+        }
+    }
+}
