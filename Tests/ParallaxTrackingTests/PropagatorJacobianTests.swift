@@ -40,7 +40,7 @@ struct PropagatorJacobianTests {
         var worst = 0.0
         for column in 0..<15 {
             var plus = start, minus = start
-            var dx = [Double](repeating: 0, count: 15)
+            var dx = [Double](repeating: 0, count: start.dimension)
             dx[column] = eps
             plus.inject(dx)
             dx[column] = -eps

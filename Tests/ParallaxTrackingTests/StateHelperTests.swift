@@ -32,7 +32,7 @@ struct StateHelperTests {
     func denseUpdate() throws {
         let s = Support.state(clones: 3, seed: 1)
         var rng = Support.Numbers(seed: 2)
-        let columns = 15..<33, m = 7
+        let columns = 16..<34, m = 7
         let h = (0..<(m * columns.count)).map { _ in rng.next() }
         let r = (0..<m).map { _ in 0.01 * rng.next() }
         let (pRef, dxRef) = try Self.reference(s, h: h, columns: columns, r: r, variance: 1e-4)
@@ -49,7 +49,7 @@ struct StateHelperTests {
     func upperTriangularUpdate() throws {
         let s = Support.state(clones: 2, seed: 3)
         var rng = Support.Numbers(seed: 4)
-        let columns = 15..<27, w = 12
+        let columns = 16..<28, w = 12
         var h = [Double](repeating: 0, count: w * w)
         for i in 0..<w { for a in i..<w { h[i * w + a] = rng.next() + (a == i ? 2 : 0) } }
         let r = (0..<w).map { _ in 0.01 * rng.next() }
@@ -65,8 +65,10 @@ struct StateHelperTests {
 
     @Test("A clone copies the IMU pose rows; marginalising deletes exactly its rows and columns")
     func cloneAndMarginalize() {
-        let s = Support.state(clones: 2, seed: 5)
+        // A fixed time offset (no variance, no correlation): the clone is a plain copy.
+        var s = Support.state(clones: 2, seed: 5)
         let n = s.dimension
+        for i in 0..<n { s.covariance[i * n + FilterState.timeOffsetColumn] = 0; s.covariance[FilterState.timeOffsetColumn * n + i] = 0 }
         var a = s
         StateHelper.augmentClone(&a, frame: 9)
         let m = a.dimension
@@ -79,15 +81,31 @@ struct StateHelperTests {
             for j in 0..<n { #expect(a.covariance[(n + k) * m + j] == s.covariance[k * n + j]) }
             for l in 0..<6 { #expect(a.covariance[(n + k) * m + n + l] == s.covariance[k * n + l]) }
         }
-        // Marginalise the middle clone (frame 2): rows/columns 21..<27 of the 33×33 covariance go.
+        // Marginalise the middle clone (frame 2): rows/columns 22..<28 of the 34×34 covariance go.
         var b = a
         StateHelper.marginalizeClone(&b, at: 1)
         #expect(b.clones.map(\.frame) == [1, 9])
-        let kept = Array(0..<21) + Array(27..<33)
+        let kept = Array(0..<22) + Array(28..<34)
         #expect(b.dimension == kept.count)
         for (i, oi) in kept.enumerated() {
             for (j, oj) in kept.enumerated() { #expect(b.covariance[i * b.dimension + j] == a.covariance[oi * m + oj]) }
         }
+    }
+
+    @Test("A clone's covariance is J P Jᵀ with the time-offset column J = [ω_world; v]")
+    func cloneCarriesTimeOffsetJacobian() {
+        let s = Support.state(clones: 1, seed: 8)
+        let n = s.dimension, m = n + 6, td = FilterState.timeOffsetColumn
+        let w = Vector3(0.3, -0.2, 0.5)
+        var a = s
+        StateHelper.augmentClone(&a, frame: 7, angularVelocityWorld: w)
+        // Reference: J (m × n) maps the old error state to [old; clone].
+        var j = Matrix(rows: m, cols: n)
+        for i in 0..<n { j[i, i] = 1 }
+        let jt = [w.x, w.y, w.z, s.velocity.x, s.velocity.y, s.velocity.z]
+        for k in 0..<6 { j[n + k, k] = 1; j[n + k, td] = jt[k] }
+        let reference = j * Matrix(rows: n, cols: n, elements: s.covariance) * j.transpose
+        Self.expectClose(a.covariance, reference.elements, tolerance: 1e-15)
     }
 
     @Test("Zero-velocity update: accepted near rest and matches the reference; rejected when sure of motion")

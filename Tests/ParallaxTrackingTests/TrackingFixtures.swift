@@ -36,13 +36,17 @@ enum TrackingFixtures {
     /// Mono runs use its cam0 (the same images a mono simulation renders), which halves the
     /// generation cost. Returns nil (with the reason) when the shared trajectories are absent.
     /// Handheld runs (`stereo: false`) render cam0 alone: a mono dataset, as a phone records.
-    static func simulated(trajectory: String, stereo: Bool = true) throws -> (EuRoCDataset?, String) {
+    /// `timeOffset` (s) shifts the image stamps against the IMU (Kalibr's `timeshift_cam_imu`) without
+    /// stating it in `sensor.yaml`, so the tracker has to estimate it; `duration` shortens the run.
+    static func simulated(trajectory: String, stereo: Bool = true, timeOffset: Double = 0,
+                          duration: Double = simulatedDuration) throws -> (EuRoCDataset?, String) {
         let trajectoryURL = shared.appendingPathComponent("trajectories/\(trajectory).txt")
         guard FileManager.default.fileExists(atPath: trajectoryURL.path) else {
             return (nil, "skipped: \(trajectoryURL.path) not found")
         }
         let sceneName = scene(for: trajectory)
-        let name = "\(trajectory)-\(sceneName)-\(stereo ? "stereo" : "mono")-\(Int(simulatedDuration))s-\(Int(simulatedCameraRate))hz"
+        let offsetTag = timeOffset == 0 ? "" : "-td\(Int((timeOffset * 1e4).rounded()))e-4s"
+        let name = "\(trajectory)-\(sceneName)-\(stereo ? "stereo" : "mono")-\(Int(duration))s-\(Int(simulatedCameraRate))hz\(offsetTag)"
         let folder = cache.appendingPathComponent(name)
         if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("mav0/cam0/data.csv").path) {
             try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
@@ -52,9 +56,11 @@ enum TrackingFixtures {
             var config = SimulationConfiguration()
             config.seed = 1
             config.cameras = SimulationConfiguration.eurocCameras(stereo: stereo, rate: simulatedCameraRate)
+            config.sensorEffects.timeshiftCamIMU = timeOffset
+            config.sensorEffects.statesTimingInCalibration = false
             let poses = try TUMTrajectory.read(contentsOf: trajectoryURL)
             let samples = poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
-            let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: simulatedDuration)
+            let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: duration)
             let alignment = SimulationSetup.alignment(for: spline, scene: scene)
             _ = try Simulator(scene: scene, trajectory: spline, configuration: config, alignment: alignment)
                 .run(to: temporary)

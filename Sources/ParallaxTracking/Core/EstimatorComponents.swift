@@ -86,14 +86,18 @@ struct StartupWindow {
     var resetTime: Double?
     /// Pose to keep after a divergence reset (position and heading continuity).
     var anchor: (rotation: Matrix3, position: Vector3)?
+    /// Time-offset estimate to keep after a divergence reset.
+    var timeOffset: Double?
 }
 
 /// The previous frame, as the next one needs it.
 struct FrameMemory {
     /// Number of frames given a clone so far (the clone key).
     var frameCounter = 0
-    /// Time of the last processed frame.
+    /// Time of the last processed frame (camera clock).
     var lastFrameTime = -Double.infinity
+    /// The same frame's time on the IMU clock (camera time + time offset).
+    var lastIMUTime = -Double.infinity
     /// The last result (answer to a repeated frame).
     var lastResult: TrackingResult?
     /// Pixel and normalised positions of the previous frame's features (image-motion tests).

@@ -15,6 +15,8 @@ struct EstimatorCore {
     let camera0Model: any CameraModel
     let noise: IMUNoise
     let T_body_cam0: RigidTransform
+    /// Camera–IMU time offset before any estimate: the calibration's `timeshift_cam_imu`, or 0.
+    let initialTimeOffset: Double
     private let makeTracker: () -> FeatureTracker
 
     var tracker: FeatureTracker
@@ -34,6 +36,7 @@ struct EstimatorCore {
         let cam0 = try camera0.makeCameraModel()
         camera0Model = cam0
         T_body_cam0 = camera0.T_body_camera
+        initialTimeOffset = camera0.timeOffset ?? 0
         noise = imu.noiseDensities
         rig = CameraRig(camera0: camera0, camera1: camera1)
         let frontEnd = configuration.frontEnd
@@ -72,13 +75,17 @@ struct EstimatorCore {
             again.timings = TrackingTimings()
             return again
         }
-        let previousFrameTime = memory.lastFrameTime
         memory.lastFrameTime = timestamp
+        // The back-end works on the IMU clock: the frame was exposed at t_cam + t_d.
+        let timeOffset = state?.timeOffset ?? startup.timeOffset ?? initialTimeOffset
+        let frameTime = timestamp + timeOffset
+        let previousFrameTime = memory.lastIMUTime
+        memory.lastIMUTime = frameTime
 
         // Front-end with a gyro-predicted rotation.
         let t0 = threadCPUMilliseconds()
         var frame: FeatureFrame?
-        let predicted = predictedCameraRotation(from: previousFrameTime, to: timestamp)
+        let predicted = predictedCameraRotation(from: previousFrameTime, to: frameTime)
         if let left, let plane = FloatPlane(width: left.width, height: left.height, gray8: left.pixels) {
             let rightPlane = right.flatMap { FloatPlane(width: $0.width, height: $0.height, gray8: $0.pixels) }
             frame = tracker.process(image: plane, timestamp: timestamp, rightImage: isStereo ? rightPlane : nil,
@@ -90,9 +97,9 @@ struct EstimatorCore {
 
         // Back-end.
         let motion = frame.flatMap { imageMotion($0, rotation: predicted) }
-        if state == nil { prepareStart(at: timestamp, frame: frame, motion: motion, previousFrameTime: previousFrameTime) }
+        if state == nil { prepareStart(at: frameTime, frame: frame, motion: motion, previousFrameTime: previousFrameTime) }
         if var s = state {
-            Propagator(noise: noise, gap: configuration.imuGaps).propagate(&s, to: timestamp, samples: imu.slice(from: s.timestamp))
+            Propagator(noise: noise, gap: configuration.imuGaps).propagate(&s, to: frameTime, samples: imu.slice(from: s.timestamp))
             // A dropped image only propagates: the front-end did not see it, so no track ended.
             // A still camera (no image motion) gets a zero-velocity update instead of a clone, so the
             // window keeps frames with parallax (OpenVINS's ZUPT, Geneva et al. ICRA 2020).
@@ -108,13 +115,14 @@ struct EstimatorCore {
             health.framesSinceTrackUpdate += 1
             if let frame, !still {
                 memory.frameCounter += 1
-                StateHelper.augmentClone(&s, frame: memory.frameCounter)
+                let gyro = imu.slice(from: frameTime).first?.gyro ?? s.biasGyro
+                StateHelper.augmentClone(&s, frame: memory.frameCounter, angularVelocityWorld: s.rotation * (gyro - s.biasGyro))
                 features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo)
                 runUpdates(&s, current: frame)
             }
             health.framesSinceInit += 1
             if isDiverged(s) || isVisuallyInconsistent {
-                resetAfterDivergence(s, at: timestamp)
+                resetAfterDivergence(s, at: frameTime)
             } else {
                 state = s
             }
@@ -169,6 +177,7 @@ struct EstimatorCore {
         health.relocalizingFrames = configuration.relocalizingFrames
         health.framesSinceInit = 0
         startup.resetTime = timestamp
+        startup.timeOffset = s.timeOffset
     }
 
     /// Gyro-integrated rotation of cam0 between two frame times (`p_cur = R p_prev`), for KLT.

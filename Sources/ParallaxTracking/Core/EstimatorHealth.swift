@@ -46,9 +46,11 @@ extension EstimatorCore {
         } else {
             trackingState = .normal
         }
-        return TrackingResult(timestamp: timestamp, timestampNs: timestampNs, trackingState: trackingState,
-                              T_world_body: T_wb, T_world_camera: T_wb * T_body_cam0, velocity: s.velocity,
-                              biasGyro: s.biasGyro, biasAccel: s.biasAccel, featurePoints: points,
-                              trackedFeatureCount: featureCount, timings: timings)
+        var result = TrackingResult(timestamp: timestamp, timestampNs: timestampNs, trackingState: trackingState,
+                                    T_world_body: T_wb, T_world_camera: T_wb * T_body_cam0, velocity: s.velocity,
+                                    biasGyro: s.biasGyro, biasAccel: s.biasAccel, featurePoints: points,
+                                    trackedFeatureCount: featureCount, timings: timings)
+        result.timeOffset = s.timeOffset
+        return result
     }
 }

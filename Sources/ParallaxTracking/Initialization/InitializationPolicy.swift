@@ -72,7 +72,9 @@ extension EstimatorCore {
             let rz = SO3.exp(Vector3(0, 0, yawOld - yawNew))
             nav.T_world_body = RigidTransform(rotationMatrix: rz * r, translation: anchor.position)
         }
-        var s = FilterState(navigation: nav, uncertainty: uncertainty)
+        let offset = configuration.timeOffset
+        var s = FilterState(navigation: nav, uncertainty: uncertainty, timeOffset: startup.timeOffset ?? initialTimeOffset,
+                            timeOffsetSigma: offset.estimate ? offset.priorSigma : 0)
         s.timestamp = min(nav.timestamp, t)
         state = s
         health.framesSinceInit = 0
@@ -85,7 +87,7 @@ extension EstimatorCore {
     /// with the gyro rotation R and P_cur = R P_prev + t, the camera moved by −t (median over points).
     func stereoVelocity(_ frame: FeatureFrame, dt: Double) -> Vector3? {
         guard isStereo, dt > 0, dt < 0.5,
-              let rCurPrev = predictedCameraRotation(from: memory.lastFrameTime - dt, to: memory.lastFrameTime)
+              let rCurPrev = predictedCameraRotation(from: memory.lastIMUTime - dt, to: memory.lastIMUTime)
         else { return nil }
         var prev: [Int: TrackedFeature] = [:]
         for f in memory.previousFeatures where f.rightNormalized != nil { prev[f.id] = f }

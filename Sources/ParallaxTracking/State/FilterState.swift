@@ -20,13 +20,18 @@ struct Clone {
 ///
 /// Error state (world-frame, "left" rotation error so that FEJ keeps yaw and position unobservable,
 /// Li & Mourikis IJRR 2013 §III): R = Exp(δθ) R̂, p = p̂ + δp, v = v̂ + δv, b = b̂ + δb.
-/// Order: IMU [δθ 0–2, δp 3–5, δv 6–8, δb_g 9–11, δb_a 12–14], then clone k at 15 + 6k [δθ, δp].
+/// Order: IMU [δθ 0–2, δp 3–5, δv 6–8, δb_g 9–11, δb_a 12–14], the camera–IMU time offset δt_d at
+/// 15, then clone k at 16 + 6k [δθ, δp].
 ///
 /// The mean lives here; every edit of the covariance (propagation, cloning, marginalisation,
 /// updates) goes through ``StateHelper``, as OpenVINS's `StateHelper` owns its covariance.
 struct FilterState {
     /// Size of the IMU block of the error state.
     static let imuDimension = 15
+    /// Column of the camera–IMU time offset (Kalibr's `timeshift_cam_imu`: t_imu = t_cam + t_d).
+    static let timeOffsetColumn = 15
+    /// Error-state entries before the first clone.
+    static let clonesStart = 16
     /// Offsets of the IMU error-state blocks.
     enum Block {
         static let rotation = 0, position = 3, velocity = 6, gyroBias = 9, accelBias = 12
@@ -42,14 +47,20 @@ struct FilterState {
     /// used by the next propagation's FEJ transition matrix.
     var positionFE: Vector3
     var velocityFE: Vector3
+    /// Camera–IMU time offset estimate t_d (s): a frame stamped t_cam was exposed at t_cam + t_d on
+    /// the IMU clock. Constant in propagation; corrected through its correlation with the clones
+    /// (Li & Mourikis, IJRR 2014).
+    var timeOffset: Double
     var clones: [Clone] = []
     /// Row-major covariance, `dimension × dimension`. Written only by ``StateHelper``.
     var covariance: [Double]
 
-    var dimension: Int { Self.imuDimension + 6 * clones.count }
+    var dimension: Int { Self.clonesStart + 6 * clones.count }
 
-    /// A state at `s` with a diagonal covariance of the 15 IMU error-state standard deviations.
-    init(navigation s: NavigationState, uncertainty: TrackerConfiguration.InitialUncertainty) {
+    /// A state at `s` with a diagonal covariance of the 15 IMU error-state standard deviations and
+    /// the time offset `timeOffset` with σ `timeOffsetSigma` (0 keeps it fixed).
+    init(navigation s: NavigationState, uncertainty: TrackerConfiguration.InitialUncertainty, timeOffset: Double = 0,
+         timeOffsetSigma: Double = 0) {
         timestamp = s.timestamp
         rotation = s.T_world_body.rotationMatrix
         position = s.T_world_body.translation
@@ -58,9 +69,11 @@ struct FilterState {
         biasAccel = s.biasAccel
         positionFE = position
         velocityFE = velocity
-        let sigmas = uncertainty.standardDeviations
-        covariance = [Double](repeating: 0, count: 225)
-        for i in 0..<15 { covariance[i * 15 + i] = sigmas[i] * sigmas[i] }
+        self.timeOffset = timeOffset
+        let sigmas = uncertainty.standardDeviations + [timeOffsetSigma]
+        let n = Self.clonesStart
+        covariance = [Double](repeating: 0, count: n * n)
+        for i in 0..<n { covariance[i * n + i] = sigmas[i] * sigmas[i] }
     }
 
     var navigation: NavigationState {
@@ -72,7 +85,7 @@ struct FilterState {
     func cov(_ i: Int, _ j: Int) -> Double { covariance[i * dimension + j] }
 
     /// Column of clone `k`'s first error-state entry.
-    static func cloneColumn(_ k: Int) -> Int { imuDimension + 6 * k }
+    static func cloneColumn(_ k: Int) -> Int { clonesStart + 6 * k }
 
     /// Applies an error-state correction `dx` (length `dimension`) to the mean.
     mutating func inject(_ dx: [Double]) {
@@ -82,6 +95,7 @@ struct FilterState {
         velocity += v3(Block.velocity)
         biasGyro += v3(Block.gyroBias)
         biasAccel += v3(Block.accelBias)
+        timeOffset += dx[Self.timeOffsetColumn]
         for k in 0..<clones.count {
             let o = Self.cloneColumn(k)
             clones[k].rotation = SO3.orthonormalize(SO3.exp(v3(o)) * clones[k].rotation)
@@ -93,7 +107,11 @@ struct FilterState {
     var isHealthy: Bool {
         guard position.isFinite, velocity.isFinite, biasGyro.isFinite, biasAccel.isFinite else { return false }
         let n = dimension
-        for i in 0..<n where !(covariance[i * n + i] > 0) || !covariance[i * n + i].isFinite { return false }
+        for i in 0..<n where !covariance[i * n + i].isFinite || !(covariance[i * n + i] > 0) {
+            // A fixed time offset has zero variance; anything else must be positive.
+            if i == Self.timeOffsetColumn && covariance[i * n + i] == 0 { continue }
+            return false
+        }
         return true
     }
 

@@ -60,18 +60,27 @@ enum StateHelper {
     /// Appends a clone of the current body pose (stochastic cloning, Roumeliotis & Burdick, ICRA
     /// 2002): the new block rows and columns are copies of the IMU pose rows (θ, p), so the clone is
     /// perfectly correlated with the pose it copies.
-    static func augmentClone(_ state: inout FilterState, frame: Int) {
-        let n = state.dimension, m = n + 6
+    ///
+    /// The state was propagated to the frame's time on the IMU clock, t_cam + t̂_d. Were the offset
+    /// off by δt_d, the true pose would be the clone moved along the motion for δt_d, so the clone's
+    /// error is [δθ, δp] + J δt_d with J = [ω_world; v] (Li & Mourikis, IJRR 2014, §III-B; OpenVINS's
+    /// `StateHelper::augment_clone`): `angularVelocityWorld` is R (ω − b_g) at the frame.
+    static func augmentClone(_ state: inout FilterState, frame: Int, angularVelocityWorld w: Vector3 = .zero) {
+        let n = state.dimension, m = n + 6, td = FilterState.timeOffsetColumn
+        let j = [w.x, w.y, w.z, state.velocity.x, state.velocity.y, state.velocity.z]
         var p = [Double](repeating: 0, count: m * m)
         state.covariance.withUnsafeBufferPointer { old in
             p.withUnsafeMutableBufferPointer { new in
-                for i in 0..<n { for j in 0..<n { new[i * m + j] = old[i * n + j] } }
+                for i in 0..<n { for c in 0..<n { new[i * m + c] = old[i * n + c] } }
                 for a in 0..<6 {
-                    for j in 0..<n {
-                        new[(n + a) * m + j] = old[a * n + j]
-                        new[j * m + n + a] = old[j * n + a]
+                    for c in 0..<n {
+                        let v = old[a * n + c] + j[a] * old[td * n + c]
+                        new[(n + a) * m + c] = v
+                        new[c * m + n + a] = v
                     }
-                    for b in 0..<6 { new[(n + a) * m + n + b] = old[a * n + b] }
+                }
+                for a in 0..<6 {
+                    for b in 0..<6 { new[(n + a) * m + n + b] = new[(n + a) * m + b] + new[(n + a) * m + td] * j[b] }
                 }
             }
         }

@@ -157,7 +157,7 @@ enum UpdaterHelper {
         state.covariance.withUnsafeBufferPointer { p in
             pSub.withUnsafeMutableBufferPointer { ps in
                 for a in 0..<c {
-                    let src = p.baseAddress! + (FilterState.imuDimension + columns.window[a]) * n + FilterState.imuDimension
+                    let src = p.baseAddress! + (FilterState.clonesStart + columns.window[a]) * n + FilterState.clonesStart
                     let dst = ps.baseAddress! + a * c
                     for run in columns.runs { (dst + run.hoStart).update(from: src + run.infoStart, count: run.width) }
                 }

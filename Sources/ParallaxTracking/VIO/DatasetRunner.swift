@@ -27,6 +27,8 @@ public struct DatasetRunner {
         public var trackingMs: [Double] { zip(frontEndMs, backEndMs).map { $0 + $1 } }
         /// Estimated body trajectory `T_world_body` (frames with a pose).
         public var trajectory = Trajectory(poses: [], name: "estimate")
+        /// The camera–IMU time offset (s) of the last frame with a pose (estimated or from the calibration).
+        public var finalTimeOffset: Double?
         /// Ground truth, when the dataset has it.
         public var groundTruth: Trajectory?
         /// Fraction of frames `normal`.
@@ -75,7 +77,10 @@ public struct DatasetRunner {
                         summary.initializationTime = f.timestamp - (firstFrame ?? f.timestamp)
                     }
                     summary.framesAfterInit += 1
-                    summary.trajectory.poses.append(TrajectoryPose(time: r.timestamp, timeNs: r.timestampNs, T_world_body: T))
+                    // On the IMU clock, where the ground truth lives.
+                    let timeNs = r.poseTimestampNs
+                    summary.trajectory.poses.append(TrajectoryPose(time: r.timestamp + r.timeOffset, timeNs: timeNs, T_world_body: T))
+                    summary.finalTimeOffset = r.timeOffset
                 }
                 summary.decodeMs.append(r.timings.decode)
                 summary.frontEndMs.append(r.timings.frontEnd)

@@ -44,6 +44,18 @@ extension TrackerConfiguration {
         public init() {}
     }
 
+    /// Online estimation of the camera–IMU time offset (Li & Mourikis, IJRR 2014), starting from
+    /// the calibration's `timeshift_cam_imu` (or 0).
+    public struct TimeOffsetEstimation: Sendable, Equatable {
+        /// Whether the offset is a filter state (false keeps the calibration's value).
+        public var estimate = true
+        /// Prior standard deviation (s) of the offset.
+        public var priorSigma = 0.005
+
+        /// The default: estimated, σ 5 ms.
+        public init() {}
+    }
+
     /// Priors of the filter's first state, per way of starting.
     public struct InitializationPriors: Sendable, Equatable {
         /// After a static start: gravity and gyro bias from a still IMU window, zero velocity.

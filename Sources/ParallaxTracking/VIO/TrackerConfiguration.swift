@@ -89,6 +89,8 @@ public struct TrackerConfiguration: Sendable {
     public var relocalizingFrames: Int = 10
     /// Uncertainty of the IMU stream's gaps (propagation across missing samples).
     public var imuGaps = IMUGapModel()
+    /// Camera–IMU time-offset estimation.
+    public var timeOffset = TimeOffsetEstimation()
     /// Priors of the first filter state after each kind of start.
     public var initializationPriors = InitializationPriors()
 

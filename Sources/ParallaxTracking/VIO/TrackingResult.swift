@@ -57,6 +57,11 @@ public struct TrackingResult: Sendable {
     public var trackedFeatureCount: Int
     /// Time spent on this frame.
     public var timings: TrackingTimings
+    /// Camera–IMU time offset in use (s, Kalibr's `timeshift_cam_imu`): the pose is the body's at
+    /// `timestamp + timeOffset` on the IMU (and ground-truth) clock.
+    public var timeOffset: Double = 0
+    /// ``timestampNs`` moved to the IMU clock (the time of the pose).
+    public var poseTimestampNs: Int64 { timestampNs + Int64((timeOffset * 1e9).rounded()) }
 
     /// Creates a result.
     public init(timestamp: Double, timestampNs: Int64, trackingState: TrackingState, T_world_body: RigidTransform?,
