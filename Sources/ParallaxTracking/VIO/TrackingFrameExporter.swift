@@ -51,6 +51,8 @@ public struct TrackingFrameExporter {
         let k = camera.intrinsics
         fields.append(String(format: "\"intrinsics\":[[%.6f,0,%.6f],[0,%.6f,%.6f],[0,0,1]]", k.fu, k.cu, k.fv, k.cv))
         fields.append("\"image_resolution\":[\(camera.width),\(camera.height)]")
+        // Camera–IMU time offset in use (s, timeshift_cam_imu): the pose is at timestamp + offset on the IMU clock.
+        fields.append(String(format: "\"time_offset\":%.9f", r.timeOffset))
         if let c = r.T_world_camera, let a = T_A_W {
             let T = (a * c).matrix
             // Column-major like ARKit's simd_float4x4, after flipping camera y and z.
