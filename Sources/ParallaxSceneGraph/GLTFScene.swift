@@ -177,8 +177,8 @@ extension GLTFReader {
             let bytes: [UInt8]
             if let uri = img.uri {
                 if !uri.hasPrefix("data:") {
-                    let url = URL(fileURLWithPath: uri.removingPercentEncoding ?? uri, relativeTo: baseURL)
-                    tex = try fileTextures.load(url, file: name, field: "\(imgField).uri")
+                    tex = try fileTextures.load(reference: uri.removingPercentEncoding ?? uri, relativeTo: baseURL,
+                                                file: name, field: "\(imgField).uri")
                     textureCache[i] = tex
                     return configured(tex, sampler: list[i].sampler, srgb: srgb)
                 }

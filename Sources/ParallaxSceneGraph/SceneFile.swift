@@ -5,17 +5,20 @@ import ParallaxMath
 extension Scene {
     /// Loads a scene from a JSON scene file (format: `Scenes/README.md`), a glTF 2.0 file
     /// (`.gltf`, `.glb`) or a Wavefront OBJ file (`.obj`), chosen by extension.
-    public static func load(contentsOf url: URL) throws -> Scene {
+    /// - Parameter access: which files the scene may reference; nil means only files inside
+    ///   the scene file's folder (``SceneFileAccess/folder(of:)``).
+    public static func load(contentsOf url: URL, access: SceneFileAccess? = nil) throws -> Scene {
+        let textures = TextureCache(access: access ?? .folder(of: url))
         let scene: Scene
         switch url.pathExtension.lowercased() {
         case "gltf", "glb":
             scene = Scene()
-            scene.rootNode.addChildNode(try GLTFLoader.load(contentsOf: url))
+            scene.rootNode.addChildNode(try GLTFLoader.load(contentsOf: url, textures: textures))
         case "obj":
             scene = Scene()
-            scene.rootNode.addChildNode(try OBJLoader.load(contentsOf: url))
+            scene.rootNode.addChildNode(try OBJLoader.load(contentsOf: url, textures: textures))
         default:
-            var reader = SceneFileReader(url: url, includeDepth: 0)
+            var reader = SceneFileReader(url: url, includeDepth: 0, textures: textures)
             scene = try reader.read()
         }
         scene.sourceURL = url
@@ -30,7 +33,7 @@ struct SceneFileReader {
     let includeDepth: Int
     var materials: MaterialReader
 
-    init(url: URL, includeDepth: Int, textures: TextureCache = TextureCache()) {
+    init(url: URL, includeDepth: Int, textures: TextureCache) {
         self.url = url
         self.name = displayName(url)
         self.includeDepth = includeDepth
@@ -94,15 +97,13 @@ struct SceneFileReader {
         for key in ["mesh", "gltf"] {
             guard let ref = f.child(key) else { continue }
             guard includeDepth < SceneLimits.maxIncludeDepth else { throw ref.error("files referenced more than \(SceneLimits.maxIncludeDepth) levels deep") }
-            let fileURL = URL(fileURLWithPath: try ref.string(), relativeTo: url.deletingLastPathComponent())
-            guard FileManager.default.fileExists(atPath: fileURL.path) else {
-                throw ref.error("\(key) file \(fileURL.lastPathComponent) not found (looked at \(fileURL.standardizedFileURL.path))")
-            }
+            let fileURL = try materials.textures.access.resolve(try ref.string(), relativeTo: url.deletingLastPathComponent(),
+                                                                file: name, field: ref.path, what: "\(key) file")
             let loaded: Node
             do {
                 switch fileURL.pathExtension.lowercased() {
-                case "obj": loaded = try OBJLoader.load(contentsOf: fileURL)
-                case "gltf", "glb": loaded = try GLTFLoader.load(contentsOf: fileURL)
+                case "obj": loaded = try OBJLoader.load(contentsOf: fileURL, textures: materials.textures)
+                case "gltf", "glb": loaded = try GLTFLoader.load(contentsOf: fileURL, textures: materials.textures)
                 default: throw ref.error("unsupported mesh file type .\(fileURL.pathExtension); expected .obj, .gltf or .glb")
                 }
             } catch let e as SceneError where e.file != name {

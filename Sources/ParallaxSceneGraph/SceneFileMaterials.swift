@@ -3,8 +3,18 @@ import ParallaxImaging
 import ParallaxMath
 
 /// Loads PNG textures for scene and mesh files, once per path, with size checks before decoding.
+/// It also carries the ``SceneFileAccess`` rule through nested loads (scene → OBJ → MTL → PNG).
 final class TextureCache {
     private var cache: [String: Texture] = [:]
+    /// Which files may be referenced.
+    let access: SceneFileAccess
+
+    init(access: SceneFileAccess) { self.access = access }
+
+    /// Resolves `reference` against `base` under ``access``, then loads it.
+    func load(reference: String, relativeTo base: URL, file: String, field: String) throws -> Texture {
+        try load(access.resolve(reference, relativeTo: base, file: file, field: field, what: "texture file"), file: file, field: field)
+    }
 
     func load(_ url: URL, file: String, field: String) throws -> Texture {
         let key = url.standardizedFileURL.path
@@ -97,8 +107,7 @@ struct MaterialReader {
         } else if let v = f.child("value") {
             p = .scalar(try v.float())
         } else if let path = f.child("texture") {
-            let url = URL(fileURLWithPath: try path.string(), relativeTo: baseURL)
-            p = .texture(try textures.load(url, file: f.file, field: path.path))
+            p = .texture(try textures.load(reference: try path.string(), relativeTo: baseURL, file: f.file, field: path.path))
         } else if let kind = f.child("procedural") {
             var recipe = ProceduralTexture(pattern: try kind.oneOf(ProceduralTexture.Pattern.self))
             recipe.size = try f.int("size", in: 1...ProceduralTexture.maxSize) ?? recipe.size
