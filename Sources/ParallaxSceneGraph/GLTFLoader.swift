@@ -36,6 +36,9 @@ public enum GLTFLoader {
         }
         let doc: GLTFDocument
         do { doc = try JSONDecoder().decode(GLTFDocument.self, from: json) } catch let e as DecodingError {
+            if case .dataCorrupted(let c) = e, c.codingPath.isEmpty {
+                throw SceneError(file: name, "invalid JSON at \(JSONSyntaxError.describe(json))")
+            }
             let (field, message) = describe(e)
             throw SceneError(file: name, field: field, message)
         }

@@ -126,9 +126,8 @@ extension JSONValue {
     static func parse(_ data: Data, file: String) throws -> JSONField {
         do {
             return JSONField(value: try JSONDecoder().decode(JSONValue.self, from: data), file: file, path: "")
-        } catch let DecodingError.dataCorrupted(context) {
-            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
-            throw SceneError(file: file, "invalid JSON: \(detail)")
+        } catch DecodingError.dataCorrupted {
+            throw SceneError(file: file, "invalid JSON at \(JSONSyntaxError.describe(data))")
         } catch {
             throw SceneError(file: file, "invalid JSON: \(error)")
         }
