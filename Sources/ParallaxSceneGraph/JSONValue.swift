@@ -40,6 +40,12 @@ struct JSONField {
 
     func has(_ key: String) -> Bool { child(key) != nil }
 
+    /// True when `key` is present with the value `null` (which ``child(_:)`` treats as absent).
+    func isNull(_ key: String) -> Bool {
+        guard case .object(let o) = value else { return false }
+        return o[key] == .null
+    }
+
     var keys: [String] { if case .object(let o) = value { return o.keys.sorted() }; return [] }
 
     func object() throws -> [String: JSONField] {

@@ -34,6 +34,7 @@ public enum OBJLoader {
         var remap: [SIMD3<Int32>: UInt32] = [:]
         var materials: [String: Material] = [:]
         var order: [String] = []          // material names in first-use order
+        var usemtlLine: [String: Int] = [:]   // where each material was first named, for errors
         var elements: [String: [UInt32]] = [:]
         var current = ""
 
@@ -86,7 +87,9 @@ public enum OBJLoader {
                 if elements[current] == nil { order.append(current); elements[current] = [] }
                 for i in 1..<(corner.count - 1) { elements[current]! += [corner[0], corner[i], corner[i + 1]] }
                 guard elements[current]!.count / 3 < maxElements else { throw SceneError(file: name, field: "line \(lineNo)", "more than \(maxElements) faces") }
-            case "usemtl": current = parts.dropFirst().joined(separator: " ")
+            case "usemtl":
+                current = parts.dropFirst().joined(separator: " ")
+                if usemtlLine[current] == nil { usemtlLine[current] = lineNo }
             case "mtllib":
                 let file = parts.dropFirst().joined(separator: " ")
                 let mtlURL = try textures.access.resolve(file, relativeTo: baseURL, file: name, field: "line \(lineNo)",
@@ -96,6 +99,9 @@ public enum OBJLoader {
             }
         }
         guard !order.isEmpty else { throw SceneError(file: name, "no faces") }
+        if let missing = order.first(where: { !$0.isEmpty && materials[$0] == nil }) {
+            throw SceneError(file: name, field: "line \(usemtlLine[missing] ?? 0)", "usemtl \(missing) names a material that no mtllib defines")
+        }
         let mats = order.map { materials[$0] ?? Material(name: $0.isEmpty ? nil : $0) }
         let els = order.enumerated().map { MeshElement(indices: elements[$1] ?? [], materialIndex: $0) }
         var mesh: Mesh

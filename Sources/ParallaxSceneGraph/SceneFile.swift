@@ -28,6 +28,8 @@ extension Scene {
 
 /// Reads the JSON scene format. Every accessor throws a ``SceneError`` naming the field.
 struct SceneFileReader {
+    /// The value of the optional top-level `format` field.
+    static let formatName = "parallax-scene"
     let url: URL
     let name: String
     let includeDepth: Int
@@ -45,6 +47,13 @@ struct SceneFileReader {
         _ = try root.object()
         try root.checkKeys(["format", "version", "background", "fog", "materials", "nodes", "description"])
         if let v = root.child("version") { _ = try v.int(in: 1...1) }
+        if let format = root.child("format"), try format.string() != Self.formatName {
+            throw format.error("unknown format \"\(try format.string())\"; expected \"\(Self.formatName)\"")
+        }
+        // `child` treats null as absent; a top-level list set to null is more likely a mistake.
+        for key in ["nodes", "materials"] where root.isNull(key) {
+            throw SceneError(file: name, field: key, "expected \(key == "nodes" ? "an array" : "an object"), found null")
+        }
         let scene = Scene()
         if let mats = root.child("materials") {
             for (key, f) in try mats.object().sorted(by: { $0.key < $1.key }) {

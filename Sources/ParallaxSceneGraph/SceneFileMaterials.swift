@@ -57,6 +57,9 @@ struct MaterialReader {
             }
             return m
         }
+        guard case .object = f.value else {
+            throw f.error("expected a material object or a material name, found \(f.value.typeName)")
+        }
         try f.checkKeys(Self.materialKeys)
         var m = try f.bool("occluder") == true ? Material.occluder() : Material()
         m.name = try f.string("name") ?? m.name
@@ -130,6 +133,7 @@ struct MaterialReader {
         if let s = f.child("scale") {
             if case .number = s.value { let k = try s.float(); p.textureScale = Vector2f(k, k) }
             else { let v = try s.floats(count: 2...2); p.textureScale = Vector2f(v[0], v[1]) }
+            guard p.textureScale.x != 0, p.textureScale.y != 0 else { throw s.error("texture scale must be non-zero") }
         }
         return p
     }

@@ -3,20 +3,16 @@ import Testing
 @testable import ParallaxSceneGraph
 
 /// JSON syntax errors give a line and column, type errors the field path (issue 13).
-@Suite final class JSONPositionTests {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-json-\(UUID().uuidString)")
+@Suite struct JSONPositionTests {
+    let folder: SceneTestFolder
 
-    init() throws { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    init() throws { folder = try SceneTestFolder() }
 
-    private func error(_ name: String, _ text: String) throws -> String {
-        try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
-        do { _ = try Scene.load(contentsOf: dir.appendingPathComponent(name)); return "loaded" } catch { return "\(error)" }
-    }
+    private func error(_ name: String, _ text: String) throws -> String { try folder.loadError("scene/" + name, text) }
 
     @Test func sceneSyntaxErrorHasLineAndColumn() throws {
         let message = try error("room.json", "{\n  \"nodes\": [\n    {\"name\": \"a\",, }\n  ]\n}\n")
-        #expect(message.hasPrefix("\(dir.lastPathComponent)/room.json: invalid JSON at line 3, column 18:"), "got: \(message)")
+        #expect(message.hasPrefix("scene/room.json: invalid JSON at line 3, column 18:"), "got: \(message)")
         let truncated = try error("cut.json", "{\"nodes\": [\n")
         #expect(truncated.contains("cut.json: invalid JSON at line 1, column 12:"), "got: \(truncated)")
     }

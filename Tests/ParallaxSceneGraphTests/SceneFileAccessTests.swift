@@ -4,24 +4,16 @@ import Testing
 
 /// Scene, glTF and OBJ files may reference only regular files inside the scene's folder
 /// unless the caller opts in (issue 13).
-@Suite final class SceneFileAccessTests {
-    let dir: URL
+@Suite struct SceneFileAccessTests {
+    let folder: SceneTestFolder
+    var dir: URL { folder.url }
 
-    init() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-access-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("scene/sub"), withIntermediateDirectories: true)
-    }
+    init() throws { folder = try SceneTestFolder() }
 
-    deinit { try? FileManager.default.removeItem(at: dir) }
-
-    private func write(_ text: String, _ relative: String) throws {
-        try text.write(to: dir.appendingPathComponent(relative), atomically: true, encoding: .utf8)
-    }
+    private func write(_ text: String, _ relative: String) throws { try folder.write(text, relative) }
 
     private func error(_ relative: String, access: SceneFileAccess? = nil) -> String {
-        do { _ = try Scene.load(contentsOf: dir.appendingPathComponent(relative), access: access); return "loaded" } catch {
-            return "\(error)"
-        }
+        (try? folder.loadError(relative, access: access)) ?? "could not write"
     }
 
     private static func gltf(bufferURI: String) -> String {
