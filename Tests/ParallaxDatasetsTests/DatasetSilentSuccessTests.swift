@@ -40,3 +40,15 @@ import ParallaxImaging
         #expect(gyro.hasSuffix("rad/s exceeds 100.0 rad/s"))
     }
 }
+
+/// A camera row may name only an image inside `camN/data` (issue 13).
+@Suite struct CameraFilenameEscapeTests {
+    @Test(arguments: ["../../sensor.yaml", "/etc/passwd", "sub/../../x.png"])
+    func filenameOutsideTheDataFolderIsRefused(filename: String) throws {
+        let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder("escape"), cam0: ["1000000000,\(filename)"])
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect { try EuRoCDataset(url: root).cameraFrames(0) } throws: {
+            "\($0)" == "mav0/cam0/data.csv:2: column 2 (filename) '\(filename)' must name a file inside mav0/cam0/data"
+        }
+    }
+}

@@ -107,6 +107,11 @@ public struct EuRoCDataset: Sendable {
             guard !filename.isEmpty else {
                 throw DatasetError(.malformedRow, file: file, line: row.line, "column 2 (filename) is empty")
             }
+            // Images live in camN/data; a row must not point the reader at any other file.
+            guard !filename.hasPrefix("/"), !filename.split(separator: "/").contains("..") else {
+                throw DatasetError(.malformedRow, file: file, line: row.line,
+                                   "column 2 (filename) '\(filename)' must name a file inside mav0/\(name)/data")
+            }
             let url = dataFolder.appendingPathComponent(filename)
             guard FileManager.default.fileExists(atPath: url.path) else {
                 throw DatasetError(.missingImage, file: file, line: row.line,
