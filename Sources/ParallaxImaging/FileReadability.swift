@@ -14,7 +14,11 @@ public enum FileReadability {
     public static func problem(_ url: URL) -> String? {
         var info = stat()
         guard stat(url.path, &info) == 0 else {
-            return errno == ENOENT || errno == ENOTDIR ? "no such file" : String(cString: strerror(errno))
+            switch errno {
+            case ENOENT, ENOTDIR: return "no such file"
+            case EACCES: return "permission denied"
+            default: return String(cString: strerror(errno))
+            }
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
