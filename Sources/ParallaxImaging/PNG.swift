@@ -83,12 +83,15 @@ public enum PNG {
     /// - Throws: ``ImageError`` whose description starts with the file path.
     public static func read(contentsOf url: URL, checksums: PNGChecksumPolicy = .verify) throws -> AnyImage {
         let name = url.isFileURL ? url.path : url.absoluteString
+        if let problem = FileReadability.problem(url) {
+            throw ImageError(file: name, kind: .io, reason: "cannot read file (\(problem))")
+        }
         let data: Data
         do {
             // One allocation holding the whole file; decoded from in place below.
             data = try Data(contentsOf: url)
         } catch {
-            throw ImageError(file: name, kind: .io, reason: "cannot read file (\(describe(error)))")
+            throw ImageError(file: name, kind: .io, reason: "cannot read file (\(FileReadability.describe(error, reading: url)))")
         }
         return try data.withUnsafeBytes { try decode($0, name: name, checksums: checksums) }
     }
@@ -98,13 +101,16 @@ public enum PNG {
     ///   truncated or has an invalid header.
     public static func readInfo(contentsOf url: URL) throws -> PNGInfo {
         let name = url.isFileURL ? url.path : url.absoluteString
+        if let problem = FileReadability.problem(url) {
+            throw ImageError(file: name, kind: .io, reason: "cannot read file (\(problem))")
+        }
         let head: [UInt8]
         do {
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
             head = [UInt8](try handle.read(upToCount: 33) ?? Data())
         } catch {
-            throw ImageError(file: name, kind: .io, reason: "cannot read file (\(describe(error)))")
+            throw ImageError(file: name, kind: .io, reason: "cannot read file (\(FileReadability.describe(error, reading: url)))")
         }
         return try parseHeader(head, name: name)
     }

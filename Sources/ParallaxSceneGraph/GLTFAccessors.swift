@@ -36,6 +36,11 @@ extension GLTFReader {
         guard let cs = Self.componentSize(a.componentType) else { throw fail("\(af).componentType", "unknown component type \(a.componentType)") }
         guard let n = Self.componentCount(a.type) else { throw fail("\(af).type", "unknown type \(a.type)") }
         guard a.count >= 0, a.count <= OBJLoader.maxElements else { throw fail("\(af).count", "\(a.count) is out of range") }
+        // A negative offset would index before the buffer view (an out-of-range trap, not an error).
+        for (key, offset) in [("byteOffset", a.byteOffset), ("sparse.indices.byteOffset", a.sparse?.indices.byteOffset),
+                              ("sparse.values.byteOffset", a.sparse?.values.byteOffset)] {
+            if let offset, offset < 0 { throw fail("\(af).\(key)", "\(offset) must not be negative") }
+        }
         var out = [Float](repeating: 0, count: a.count * n)
         if let bv = a.bufferView {
             let v = try view(bv, field: "\(af).bufferView")

@@ -20,7 +20,13 @@ public enum GLTFLoader {
     public static let lumensPerGLTFUnit: Float = 1000
 
     /// Loads the default scene of a glTF file as a node tree.
-    public static func load(contentsOf url: URL) throws -> Node {
+    /// - Parameter access: which files buffer and image `uri`s may name; nil means only files
+    ///   inside the glTF file's folder.
+    public static func load(contentsOf url: URL, access: SceneFileAccess? = nil) throws -> Node {
+        try load(contentsOf: url, textures: TextureCache(access: access ?? .folder(of: url)))
+    }
+
+    static func load(contentsOf url: URL, textures: TextureCache) throws -> Node {
         let name = displayName(url)
         let data = try readFile(url, displayName: name)
         var json = data
@@ -30,6 +36,9 @@ public enum GLTFLoader {
         }
         let doc: GLTFDocument
         do { doc = try JSONDecoder().decode(GLTFDocument.self, from: json) } catch let e as DecodingError {
+            if case .dataCorrupted(let c) = e, c.codingPath.isEmpty {
+                throw SceneError(file: name, "invalid JSON at \(JSONSyntaxError.describe(json))")
+            }
             let (field, message) = describe(e)
             throw SceneError(file: name, field: field, message)
         }
@@ -38,7 +47,8 @@ public enum GLTFLoader {
         if let req = doc.extensionsRequired?.first(where: { !supported.contains($0) }) {
             throw SceneError(file: name, field: "extensionsRequired", "extension \(req) is required but not supported")
         }
-        var reader = GLTFReader(doc: doc, name: name, baseURL: url.deletingLastPathComponent(), bin: binChunk)
+        var reader = GLTFReader(doc: doc, name: name, baseURL: url.deletingLastPathComponent(), bin: binChunk,
+                                fileTextures: textures)
         return try reader.buildScene(rootName: OBJLoader.baseName(name))
     }
 
@@ -72,10 +82,10 @@ struct GLTFReader {
     var buffers: [Int: [UInt8]] = [:]
     var textureCache: [Int: Texture] = [:]
     var materialCache: [Int: Material] = [:]
-    let fileTextures = TextureCache()
+    let fileTextures: TextureCache
 
-    init(doc: GLTFDocument, name: String, baseURL: URL, bin: Data?) {
-        self.doc = doc; self.name = name; self.baseURL = baseURL; self.bin = bin
+    init(doc: GLTFDocument, name: String, baseURL: URL, bin: Data?, fileTextures: TextureCache) {
+        self.doc = doc; self.name = name; self.baseURL = baseURL; self.bin = bin; self.fileTextures = fileTextures
     }
 
     func fail(_ field: String, _ message: String) -> SceneError { SceneError(file: name, field: field, message) }
@@ -105,9 +115,7 @@ struct GLTFReader {
             }
             return [UInt8](d)
         }
-        let path = uri.removingPercentEncoding ?? uri
-        let url = URL(fileURLWithPath: path, relativeTo: baseURL)
-        guard FileManager.default.fileExists(atPath: url.path) else { throw fail(field, "file \(path) not found (looked at \(url.standardizedFileURL.path))") }
+        let url = try fileTextures.access.resolve(uri.removingPercentEncoding ?? uri, relativeTo: baseURL, file: name, field: field)
         return [UInt8](try readFile(url, displayName: name, field: field))
     }
 

@@ -81,7 +81,7 @@ func describe(_ error: DecodingError) -> (String, String) {
         }
     }
     switch error {
-    case .typeMismatch(let t, let c): return (path(c.codingPath), "expected \(t)")
+    case .typeMismatch(let t, let c): return (path(c.codingPath), "expected \(t) (\(c.debugDescription))")
     case .valueNotFound(let t, let c): return (path(c.codingPath), "missing \(t)")
     case .keyNotFound(let k, let c): return (path(c.codingPath + [k]), "required field missing")
     case .dataCorrupted(let c):

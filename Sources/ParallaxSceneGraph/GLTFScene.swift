@@ -52,8 +52,10 @@ extension GLTFReader {
         let n = Node(name: g.name)
         if let m = g.matrix {
             guard m.count == 16, m.allSatisfy(\.isFinite) else { throw fail("\(field).matrix", "expected 16 finite numbers") }
-            n.transform = Matrix4f(columns: Vector4f(Float(m[0]), Float(m[1]), Float(m[2]), Float(m[3])), Vector4f(Float(m[4]), Float(m[5]), Float(m[6]), Float(m[7])),
-                                   Vector4f(Float(m[8]), Float(m[9]), Float(m[10]), Float(m[11])), Vector4f(Float(m[12]), Float(m[13]), Float(m[14]), Float(m[15])))
+            let transform = Matrix4f(columns: Vector4f(Float(m[0]), Float(m[1]), Float(m[2]), Float(m[3])), Vector4f(Float(m[4]), Float(m[5]), Float(m[6]), Float(m[7])),
+                                     Vector4f(Float(m[8]), Float(m[9]), Float(m[10]), Float(m[11])), Vector4f(Float(m[12]), Float(m[13]), Float(m[14]), Float(m[15])))
+            guard abs(transform.double.upperLeft3x3.determinant) > 1e-12 else { throw fail("\(field).matrix", "matrix is singular") }
+            n.transform = transform
         } else {
             func vec(_ a: [Double]?, _ count: Int, _ key: String) throws -> [Float]? {
                 guard let a else { return nil }
@@ -61,7 +63,10 @@ extension GLTFReader {
                 return a.map(Float.init)
             }
             if let t = try vec(g.translation, 3, "translation") { n.position = Vector3f(t[0], t[1], t[2]) }
-            if let r = try vec(g.rotation, 4, "rotation") { n.orientation = Quaternionf(w: r[3], x: r[0], y: r[1], z: r[2]).normalized }  // glTF stores x, y, z, w
+            if let r = try vec(g.rotation, 4, "rotation") {
+                guard r.map({ $0 * $0 }).reduce(0, +) > 1e-12 else { throw fail("\(field).rotation", "quaternion must not be zero") }
+                n.orientation = Quaternionf(w: r[3], x: r[0], y: r[1], z: r[2]).normalized  // glTF stores x, y, z, w
+            }
             if let s = try vec(g.scale, 3, "scale") { n.scale = Vector3f(s[0], s[1], s[2]) }
         }
         if let m = g.mesh { n.geometry = try mesh(m) }
@@ -80,7 +85,9 @@ extension GLTFReader {
         var materials: [Material] = []
         for (p, prim) in meshes[i].primitives.enumerated() {
             let pf = "\(field).primitives[\(p)]"
-            guard (prim.mode ?? 4) == 4 else { continue }   // points and lines are not drawn
+            let mode = prim.mode ?? 4
+            guard (0...6).contains(mode) else { throw fail("\(pf).mode", "\(mode) is not a primitive mode (0…6)") }
+            guard mode == 4 else { continue }   // points, lines, strips and fans are not drawn
             guard let pa = prim.attributes["POSITION"] else { throw fail("\(pf).attributes", "POSITION is required") }
             let (pos, pn) = try floats(pa, field: "\(pf).attributes.POSITION")
             guard pn == 3 else { throw fail("\(pf).attributes.POSITION", "must be VEC3") }
@@ -169,6 +176,9 @@ extension GLTFReader {
 
     mutating func texture(_ i: Int, srgb: Bool, field: String) throws -> Texture {
         guard let list = doc.textures, list.indices.contains(i) else { throw fail(field, "texture \(i) does not exist") }
+        if let s = list[i].sampler, !(doc.samplers?.indices.contains(s) ?? false) {
+            throw fail("textures[\(i)].sampler", "sampler \(s) does not exist")
+        }
         var tex: Texture
         if let cached = textureCache[i] { tex = cached } else {
             guard let src = list[i].source, let images = doc.images, images.indices.contains(src) else { throw fail("textures[\(i)].source", "missing or invalid image") }
@@ -177,8 +187,8 @@ extension GLTFReader {
             let bytes: [UInt8]
             if let uri = img.uri {
                 if !uri.hasPrefix("data:") {
-                    let url = URL(fileURLWithPath: uri.removingPercentEncoding ?? uri, relativeTo: baseURL)
-                    tex = try fileTextures.load(url, file: name, field: "\(imgField).uri")
+                    tex = try fileTextures.load(reference: uri.removingPercentEncoding ?? uri, relativeTo: baseURL,
+                                                file: name, field: "\(imgField).uri")
                     textureCache[i] = tex
                     return configured(tex, sampler: list[i].sampler, srgb: srgb)
                 }

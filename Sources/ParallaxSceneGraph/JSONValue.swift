@@ -40,6 +40,12 @@ struct JSONField {
 
     func has(_ key: String) -> Bool { child(key) != nil }
 
+    /// True when `key` is present with the value `null` (which ``child(_:)`` treats as absent).
+    func isNull(_ key: String) -> Bool {
+        guard case .object(let o) = value else { return false }
+        return o[key] == .null
+    }
+
     var keys: [String] { if case .object(let o) = value { return o.keys.sorted() }; return [] }
 
     func object() throws -> [String: JSONField] {
@@ -126,9 +132,8 @@ extension JSONValue {
     static func parse(_ data: Data, file: String) throws -> JSONField {
         do {
             return JSONField(value: try JSONDecoder().decode(JSONValue.self, from: data), file: file, path: "")
-        } catch let DecodingError.dataCorrupted(context) {
-            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
-            throw SceneError(file: file, "invalid JSON: \(detail)")
+        } catch DecodingError.dataCorrupted {
+            throw SceneError(file: file, "invalid JSON at \(JSONSyntaxError.describe(data))")
         } catch {
             throw SceneError(file: file, "invalid JSON: \(error)")
         }

@@ -13,12 +13,18 @@ public enum OBJLoader {
     public static let maxElements = 20_000_000
 
     /// Loads an OBJ file into a node with one custom geometry.
-    public static func load(contentsOf url: URL) throws -> Node {
+    /// - Parameter access: which files `mtllib` and `map_Kd` may name; nil means only files
+    ///   inside the OBJ file's folder.
+    public static func load(contentsOf url: URL, access: SceneFileAccess? = nil) throws -> Node {
+        try load(contentsOf: url, textures: TextureCache(access: access ?? .folder(of: url)))
+    }
+
+    static func load(contentsOf url: URL, textures: TextureCache) throws -> Node {
         let name = displayName(url)
         guard let text = String(data: try readFile(url, displayName: name), encoding: .utf8) else {
             throw SceneError(file: name, "not UTF-8 text")
         }
-        return try parse(text, name: name, baseURL: url.deletingLastPathComponent(), textures: TextureCache())
+        return try parse(text, name: name, baseURL: url.deletingLastPathComponent(), textures: textures)
     }
 
     static func parse(_ text: String, name: String, baseURL: URL, textures: TextureCache) throws -> Node {
@@ -28,6 +34,7 @@ public enum OBJLoader {
         var remap: [SIMD3<Int32>: UInt32] = [:]
         var materials: [String: Material] = [:]
         var order: [String] = []          // material names in first-use order
+        var usemtlLine: [String: Int] = [:]   // where each material was first named, for errors
         var elements: [String: [UInt32]] = [:]
         var current = ""
 
@@ -80,18 +87,21 @@ public enum OBJLoader {
                 if elements[current] == nil { order.append(current); elements[current] = [] }
                 for i in 1..<(corner.count - 1) { elements[current]! += [corner[0], corner[i], corner[i + 1]] }
                 guard elements[current]!.count / 3 < maxElements else { throw SceneError(file: name, field: "line \(lineNo)", "more than \(maxElements) faces") }
-            case "usemtl": current = parts.dropFirst().joined(separator: " ")
+            case "usemtl":
+                current = parts.dropFirst().joined(separator: " ")
+                if usemtlLine[current] == nil { usemtlLine[current] = lineNo }
             case "mtllib":
                 let file = parts.dropFirst().joined(separator: " ")
-                let mtlURL = URL(fileURLWithPath: file, relativeTo: baseURL)
-                guard FileManager.default.fileExists(atPath: mtlURL.path) else {
-                    throw SceneError(file: name, field: "line \(lineNo)", "material library \(file) not found")
-                }
+                let mtlURL = try textures.access.resolve(file, relativeTo: baseURL, file: name, field: "line \(lineNo)",
+                                                         what: "material library")
                 for (k, m) in try parseMTL(contentsOf: mtlURL, textures: textures) { materials[k] = m }
             default: continue
             }
         }
         guard !order.isEmpty else { throw SceneError(file: name, "no faces") }
+        if let missing = order.first(where: { !$0.isEmpty && materials[$0] == nil }) {
+            throw SceneError(file: name, field: "line \(usemtlLine[missing] ?? 0)", "usemtl \(missing) names a material that no mtllib defines")
+        }
         let mats = order.map { materials[$0] ?? Material(name: $0.isEmpty ? nil : $0) }
         let els = order.enumerated().map { MeshElement(indices: elements[$1] ?? [], materialIndex: $0) }
         var mesh: Mesh
@@ -138,7 +148,7 @@ public enum OBJLoader {
             case "map_Kd":
                 // Options such as -s or -o precede the file name; the name is the last token.
                 guard let file = parts.last, parts.count > 1 else { throw SceneError(file: name, field: "line \(lineNo)", "map_Kd needs a file") }
-                let t = try textures.load(URL(fileURLWithPath: String(file), relativeTo: url.deletingLastPathComponent()), file: name, field: "line \(lineNo)")
+                let t = try textures.load(reference: String(file), relativeTo: url.deletingLastPathComponent(), file: name, field: "line \(lineNo)")
                 out[cur]?.diffuse = .texture(t)
             default: continue
             }

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxImaging
 
 /// An error in a scene, mesh or texture file. The description names the file and the field,
 /// e.g. `Scenes/room.json: nodes[3].geometry.radius: expected a number`.
@@ -41,12 +42,15 @@ func displayName(_ url: URL) -> String {
 
 /// Reads a whole file, with a size limit and an error naming the file.
 func readFile(_ url: URL, displayName name: String, field: String = "") throws -> Data {
+    if let problem = FileReadability.problem(url) {
+        throw SceneError(file: name, field: field, "cannot read \(url.path): \(problem)")
+    }
     let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
     guard let attributes else { throw SceneError(file: name, field: field, "cannot read \(url.path): no such file") }
     if let size = attributes[.size] as? Int, size > SceneLimits.maxFileBytes {
         throw SceneError(file: name, field: field, "file is \(size) bytes, over the \(SceneLimits.maxFileBytes)-byte limit")
     }
     do { return try Data(contentsOf: url) } catch {
-        throw SceneError(file: name, field: field, "cannot read \(url.path): \(error.localizedDescription)")
+        throw SceneError(file: name, field: field, "cannot read \(url.path): \(FileReadability.describe(error, reading: url))")
     }
 }

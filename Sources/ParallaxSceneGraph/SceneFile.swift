@@ -5,17 +5,20 @@ import ParallaxMath
 extension Scene {
     /// Loads a scene from a JSON scene file (format: `Scenes/README.md`), a glTF 2.0 file
     /// (`.gltf`, `.glb`) or a Wavefront OBJ file (`.obj`), chosen by extension.
-    public static func load(contentsOf url: URL) throws -> Scene {
+    /// - Parameter access: which files the scene may reference; nil means only files inside
+    ///   the scene file's folder (``SceneFileAccess/folder(of:)``).
+    public static func load(contentsOf url: URL, access: SceneFileAccess? = nil) throws -> Scene {
+        let textures = TextureCache(access: access ?? .folder(of: url))
         let scene: Scene
         switch url.pathExtension.lowercased() {
         case "gltf", "glb":
             scene = Scene()
-            scene.rootNode.addChildNode(try GLTFLoader.load(contentsOf: url))
+            scene.rootNode.addChildNode(try GLTFLoader.load(contentsOf: url, textures: textures))
         case "obj":
             scene = Scene()
-            scene.rootNode.addChildNode(try OBJLoader.load(contentsOf: url))
+            scene.rootNode.addChildNode(try OBJLoader.load(contentsOf: url, textures: textures))
         default:
-            var reader = SceneFileReader(url: url, includeDepth: 0)
+            var reader = SceneFileReader(url: url, includeDepth: 0, textures: textures)
             scene = try reader.read()
         }
         scene.sourceURL = url
@@ -25,12 +28,14 @@ extension Scene {
 
 /// Reads the JSON scene format. Every accessor throws a ``SceneError`` naming the field.
 struct SceneFileReader {
+    /// The value of the optional top-level `format` field.
+    static let formatName = "parallax-scene"
     let url: URL
     let name: String
     let includeDepth: Int
     var materials: MaterialReader
 
-    init(url: URL, includeDepth: Int, textures: TextureCache = TextureCache()) {
+    init(url: URL, includeDepth: Int, textures: TextureCache) {
         self.url = url
         self.name = displayName(url)
         self.includeDepth = includeDepth
@@ -42,6 +47,13 @@ struct SceneFileReader {
         _ = try root.object()
         try root.checkKeys(["format", "version", "background", "fog", "materials", "nodes", "description"])
         if let v = root.child("version") { _ = try v.int(in: 1...1) }
+        if let format = root.child("format"), try format.string() != Self.formatName {
+            throw format.error("unknown format \"\(try format.string())\"; expected \"\(Self.formatName)\"")
+        }
+        // `child` treats null as absent; a top-level list set to null is more likely a mistake.
+        for key in ["nodes", "materials"] where root.isNull(key) {
+            throw SceneError(file: name, field: key, "expected \(key == "nodes" ? "an array" : "an object"), found null")
+        }
         let scene = Scene()
         if let mats = root.child("materials") {
             for (key, f) in try mats.object().sorted(by: { $0.key < $1.key }) {
@@ -94,15 +106,13 @@ struct SceneFileReader {
         for key in ["mesh", "gltf"] {
             guard let ref = f.child(key) else { continue }
             guard includeDepth < SceneLimits.maxIncludeDepth else { throw ref.error("files referenced more than \(SceneLimits.maxIncludeDepth) levels deep") }
-            let fileURL = URL(fileURLWithPath: try ref.string(), relativeTo: url.deletingLastPathComponent())
-            guard FileManager.default.fileExists(atPath: fileURL.path) else {
-                throw ref.error("\(key) file \(fileURL.lastPathComponent) not found (looked at \(fileURL.standardizedFileURL.path))")
-            }
+            let fileURL = try materials.textures.access.resolve(try ref.string(), relativeTo: url.deletingLastPathComponent(),
+                                                                file: name, field: ref.path, what: "\(key) file")
             let loaded: Node
             do {
                 switch fileURL.pathExtension.lowercased() {
-                case "obj": loaded = try OBJLoader.load(contentsOf: fileURL)
-                case "gltf", "glb": loaded = try GLTFLoader.load(contentsOf: fileURL)
+                case "obj": loaded = try OBJLoader.load(contentsOf: fileURL, textures: materials.textures)
+                case "gltf", "glb": loaded = try GLTFLoader.load(contentsOf: fileURL, textures: materials.textures)
                 default: throw ref.error("unsupported mesh file type .\(fileURL.pathExtension); expected .obj, .gltf or .glb")
                 }
             } catch let e as SceneError where e.file != name {

@@ -3,8 +3,18 @@ import ParallaxImaging
 import ParallaxMath
 
 /// Loads PNG textures for scene and mesh files, once per path, with size checks before decoding.
+/// It also carries the ``SceneFileAccess`` rule through nested loads (scene → OBJ → MTL → PNG).
 final class TextureCache {
     private var cache: [String: Texture] = [:]
+    /// Which files may be referenced.
+    let access: SceneFileAccess
+
+    init(access: SceneFileAccess) { self.access = access }
+
+    /// Resolves `reference` against `base` under ``access``, then loads it.
+    func load(reference: String, relativeTo base: URL, file: String, field: String) throws -> Texture {
+        try load(access.resolve(reference, relativeTo: base, file: file, field: field, what: "texture file"), file: file, field: field)
+    }
 
     func load(_ url: URL, file: String, field: String) throws -> Texture {
         let key = url.standardizedFileURL.path
@@ -46,6 +56,9 @@ struct MaterialReader {
                 throw f.error("unknown material \"\(name)\"; defined: \(named.keys.sorted().joined(separator: ", "))")
             }
             return m
+        }
+        guard case .object = f.value else {
+            throw f.error("expected a material object or a material name, found \(f.value.typeName)")
         }
         try f.checkKeys(Self.materialKeys)
         var m = try f.bool("occluder") == true ? Material.occluder() : Material()
@@ -97,8 +110,7 @@ struct MaterialReader {
         } else if let v = f.child("value") {
             p = .scalar(try v.float())
         } else if let path = f.child("texture") {
-            let url = URL(fileURLWithPath: try path.string(), relativeTo: baseURL)
-            p = .texture(try textures.load(url, file: f.file, field: path.path))
+            p = .texture(try textures.load(reference: try path.string(), relativeTo: baseURL, file: f.file, field: path.path))
         } else if let kind = f.child("procedural") {
             var recipe = ProceduralTexture(pattern: try kind.oneOf(ProceduralTexture.Pattern.self))
             recipe.size = try f.int("size", in: 1...ProceduralTexture.maxSize) ?? recipe.size
@@ -121,6 +133,7 @@ struct MaterialReader {
         if let s = f.child("scale") {
             if case .number = s.value { let k = try s.float(); p.textureScale = Vector2f(k, k) }
             else { let v = try s.floats(count: 2...2); p.textureScale = Vector2f(v[0], v[1]) }
+            guard p.textureScale.x != 0, p.textureScale.y != 0 else { throw s.error("texture scale must be non-zero") }
         }
         return p
     }

@@ -41,7 +41,9 @@ extension SceneFileReader {
                           radialSegments: try segments(f, "radialSegments", default: 48, minimum: 3), heightSegments: try segments(f, "heightSegments", default: 1))
         case "cone":
             try f.checkKeys(common.union(["topRadius", "bottomRadius", "height", "radialSegments", "heightSegments"]))
-            g = .cone(topRadius: try length(f, "topRadius", default: 0, allowZero: true), bottomRadius: try length(f, "bottomRadius", default: 0.5, allowZero: true),
+            let top = try length(f, "topRadius", default: 0, allowZero: true), bottom = try length(f, "bottomRadius", default: 0.5, allowZero: true)
+            guard top > 0 || bottom > 0 else { throw f.error("a cone needs topRadius or bottomRadius > 0") }
+            g = .cone(topRadius: top, bottomRadius: bottom,
                       height: try length(f, "height", default: 1), radialSegments: try segments(f, "radialSegments", default: 48, minimum: 3),
                       heightSegments: try segments(f, "heightSegments", default: 1))
         case "torus":
@@ -50,7 +52,13 @@ extension SceneFileReader {
                        ringSegments: try segments(f, "ringSegments", default: 48, minimum: 3), pipeSegments: try segments(f, "pipeSegments", default: 24, minimum: 3))
         case "capsule":
             try f.checkKeys(common.union(["capRadius", "height", "radialSegments", "capSegments"]))
-            g = .capsule(capRadius: try length(f, "capRadius", default: 0.25), height: try length(f, "height", default: 1),
+            let capRadius = try length(f, "capRadius", default: 0.25), height = try length(f, "height", default: 1)
+            // SceneKit's capsule height includes both caps, so it cannot be shorter than their diameter.
+            guard height >= 2 * capRadius else {
+                throw SceneError(file: f.file, field: f.path + ".height",
+                                 "must be at least 2 × capRadius (\(2 * capRadius)), found \(height)")
+            }
+            g = .capsule(capRadius: capRadius, height: height,
                          radialSegments: try segments(f, "radialSegments", default: 48, minimum: 3), capSegments: try segments(f, "capSegments", default: 12, minimum: 2))
         case "pyramid":
             try f.checkKeys(common.union(["width", "height", "length"]))

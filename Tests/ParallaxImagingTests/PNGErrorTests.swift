@@ -144,3 +144,18 @@ func chunkRange(_ bytes: [UInt8], type: String) -> (data: Range<Int>, Void)? {
     }
     return nil
 }
+
+/// Paths that exist but are not readable PNG files get plain reasons (issue 13).
+@Suite struct PNGFileKindTests {
+    @Test func directoryAndFIFOAreNamed() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("png-kind-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect { try PNG.read(contentsOf: dir) } throws: { "\($0)" == "\(dir.path): cannot read file (is a directory)" }
+        let fifo = dir.appendingPathComponent("pipe.png")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect { try PNG.readInfo(contentsOf: fifo) } throws: { "\($0)" == "\(fifo.path): cannot read file (not a regular file)" }
+        let missing = dir.appendingPathComponent("none.png")
+        #expect { try PNG.read(contentsOf: missing) } throws: { "\($0)" == "\(missing.path): cannot read file (no such file)" }
+    }
+}

@@ -115,3 +115,12 @@ let scenesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
     #expect((items[1].worldTransform.transformPoint(.zero) - Vector3f(0, 2, 3)).norm < 1e-5)
     #expect(try #require(items[1].node.geometry?.firstMaterial).isTranslucent)
 }
+
+/// The stricter checks of issue 13 (formats, capsules, cones, texture scales, file access) must
+/// still accept every scene the repository ships.
+@Test func everyShippedSceneLoads() throws {
+    let files = try FileManager.default.contentsOfDirectory(at: scenesDirectory, includingPropertiesForKeys: nil)
+        .filter { $0.pathExtension == "json" }
+    #expect(files.count >= 4)
+    for file in files { _ = try Scene.load(contentsOf: file) }
+}

@@ -102,20 +102,25 @@ public struct CameraCalibration: Sendable, Equatable {
         comment = yaml.optionalString("comment")
         T_BS = try readTransform(yaml)
         rateHz = try yaml.number("rate_hz")
-        guard rateHz > 0 else { throw DatasetError(.calibration, file: file, "field 'rate_hz' must be positive") }
+        guard rateHz > 0, rateHz <= CalibrationLimits.maximumRateHz else {
+            throw DatasetError(.calibration, file: file,
+                               "field 'rate_hz' must be positive and at most \(CalibrationLimits.maximumRateHz), found \(rateHz)")
+        }
         let res = try yaml.numbers(["resolution"], count: 2)
         guard res.allSatisfy({ $0 >= 1 && $0 == $0.rounded() && $0 < 1e6 }) else {
             throw DatasetError(.calibration, file: file, "field 'resolution' must be two positive integers [width, height]")
         }
         width = Int(res[0]); height = Int(res[1])
         cameraModel = try yaml.string("camera_model")
-        let k = try yaml.numbers(["intrinsics"], count: 4)
-        guard k[0] > 0, k[1] > 0 else {
-            throw DatasetError(.calibration, file: file, "field 'intrinsics' must have positive focal lengths fu, fv")
+        guard cameraModel == "pinhole" else {
+            throw DatasetError(.calibration, file: file, "field 'camera_model' must be 'pinhole', found '\(cameraModel)'")
         }
+        let k = try yaml.numbers(["intrinsics"], count: 4)
         intrinsics = PinholeIntrinsics(fu: k[0], fv: k[1], cu: k[2], cv: k[3])
+        try CalibrationLimits.checkIntrinsics(intrinsics, width: width, height: height, file: file)
         let model = try yaml.string("distortion_model")
         let d = try yaml.numbers(["distortion_coefficients", "distortion_coeffs"], count: 4)
+        try CalibrationLimits.checkDistortion(d, file: file)
         switch model {
         case "radial-tangential", "radtan", "radial_tangential":
             distortion = .radialTangential(k1: d[0], k2: d[1], p1: d[2], p2: d[3])
@@ -145,8 +150,11 @@ func readTransform(_ yaml: OpenCVYAML) throws -> Matrix4 {
     let rtr = r.transpose * r
     var worst = 0.0
     for i in 0..<3 { for j in 0..<3 { worst = max(worst, abs(rtr[i, j] - (i == j ? 1 : 0))) } }
-    guard worst < 1e-3, r.determinant > 0 else {
+    guard worst < 1e-3 else {
         throw DatasetError(.calibration, file: file, "field 'T_BS' rotation block is not a rotation (RᵀR deviates by \(worst))")
+    }
+    guard r.determinant > 0 else {
+        throw DatasetError(.calibration, file: file, "field 'T_BS' rotation has determinant −1 (a reflection)")
     }
     return m
 }

@@ -64,6 +64,7 @@ public struct IMUCalibration: Sendable, Equatable {
         for (field, value) in fields where value <= 0 {
             throw DatasetError(.calibration, file: yaml.file, "field '\(field)' must be positive, found \(value)")
         }
+        try CalibrationLimits.checkIMU(rateHz: rateHz, noise: fields.dropFirst(), file: yaml.file)
     }
 
     /// The sample period Δt = 1 / rate in seconds.

@@ -1,5 +1,6 @@
 import Foundation
 import Yams
+import ParallaxImaging
 
 /// A `sensor.yaml` file as written by OpenCV's `FileStorage` (EuRoC, TUM-VI), loaded into a
 /// YAML node tree with typed, error-reporting accessors.
@@ -15,9 +16,12 @@ struct OpenCVYAML {
 
     /// Loads `url`; `file` is the name used in errors.
     init(url: URL, file: String) throws {
+        if let problem = FileReadability.problem(url) {
+            throw DatasetError(.io, file: file, "cannot read file: \(problem)")
+        }
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw DatasetError(.io, file: file, "cannot read file (\(error.localizedDescription))")
+            throw DatasetError(.io, file: file, "cannot read file: \(FileReadability.describe(error, reading: url))")
         }
         try self.init(text: text, file: file)
     }
@@ -25,6 +29,7 @@ struct OpenCVYAML {
     /// Parses YAML text.
     init(text: String, file: String) throws {
         self.file = file
+        try YAMLNestingLimit.check(text, file: file)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if let first = lines.first, first.hasPrefix("%YAML") { lines[0] = "" }
         let cleaned = lines.map { $0.replacingOccurrences(of: "!!opencv-matrix", with: "") }.joined(separator: "\n")

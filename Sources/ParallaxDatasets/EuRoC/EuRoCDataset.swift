@@ -107,6 +107,11 @@ public struct EuRoCDataset: Sendable {
             guard !filename.isEmpty else {
                 throw DatasetError(.malformedRow, file: file, line: row.line, "column 2 (filename) is empty")
             }
+            // Images live in camN/data; a row must not point the reader at any other file.
+            guard !filename.hasPrefix("/"), !filename.split(separator: "/").contains("..") else {
+                throw DatasetError(.malformedRow, file: file, line: row.line,
+                                   "column 2 (filename) '\(filename)' must name a file inside mav0/\(name)/data")
+            }
             let url = dataFolder.appendingPathComponent(filename)
             guard FileManager.default.fileExists(atPath: url.path) else {
                 throw DatasetError(.missingImage, file: file, line: row.line,
@@ -123,9 +128,34 @@ public struct EuRoCDataset: Sendable {
         return try RecordStream(url: mav0.appendingPathComponent("imu0/data.csv"), file: file, policy: policy,
                                 timestamp: { $0.timestampNs }) { row in
             try row.requireColumns([7], what: "IMU")
-            return IMUSample(timestampNs: try row.timestamp(0),
-                             angularVelocity: try row.vector(1, ["w_RS_S_x", "w_RS_S_y", "w_RS_S_z"]),
-                             acceleration: try row.vector(4, ["a_RS_S_x", "a_RS_S_y", "a_RS_S_z"]))
+            let sample = IMUSample(timestampNs: try row.timestamp(0),
+                                   angularVelocity: try row.vector(1, ["w_RS_S_x", "w_RS_S_y", "w_RS_S_z"]),
+                                   acceleration: try row.vector(4, ["a_RS_S_x", "a_RS_S_y", "a_RS_S_z"]))
+            try Self.checkPlausible(sample, file: file, line: row.line)
+            return sample
+        }
+    }
+
+    /// The largest specific force accepted, in m/s² (about 100 g; MEMS IMUs saturate far below).
+    public static let maximumAcceleration = 1000.0
+    /// The largest angular rate accepted, in rad/s (about 5700 °/s).
+    public static let maximumAngularVelocity = 100.0
+
+    /// Rejects an IMU row whose finite values are still physically absurd (a corrupted file).
+    static func checkPlausible(_ s: IMUSample, file: String, line: Int) throws {
+        // Scaled so that 1e308 does not overflow to infinity when squared.
+        func magnitude(_ v: Vector3) -> Double {
+            let m = max(abs(v.x), abs(v.y), abs(v.z))
+            return m == 0 ? 0 : m * (v / m).norm
+        }
+        let accel = magnitude(s.acceleration), gyro = magnitude(s.angularVelocity)
+        guard accel <= maximumAcceleration else {
+            throw DatasetError(.outOfRange, file: file, line: line,
+                               "acceleration magnitude \(accel) m/s² exceeds \(maximumAcceleration) m/s²")
+        }
+        guard gyro <= maximumAngularVelocity else {
+            throw DatasetError(.outOfRange, file: file, line: line,
+                               "angular velocity magnitude \(gyro) rad/s exceeds \(maximumAngularVelocity) rad/s")
         }
     }
 
@@ -182,6 +212,15 @@ public struct EuRoCDataset: Sendable {
         return out
     }
 
+    /// Throws when a CSV file held fewer than `minimum` usable rows: an empty, header-only or
+    /// one-row file is a broken recording, not a successful one.
+    static func requireRows(_ count: Int, minimum: Int, file: String, what: String) throws {
+        guard count >= minimum else {
+            throw DatasetError(.tooFewRows, file: file,
+                               "has \(count) usable \(what) rows; at least \(minimum) are needed")
+        }
+    }
+
     /// The earliest camera or IMU timestamp (the origin of replay time windows).
     public func startTimestampNs() throws -> Int64? {
         var first: [Int64] = []
@@ -201,10 +240,12 @@ public struct EuRoCDataset: Sendable {
             let s = try cameraStream(i)
             while let f = try s.next() { try f.checkHeader() }
             diagnostics.merge(s.diagnostics)
+            try Self.requireRows(s.count, minimum: 2, file: "mav0/\(cameras[i].name)/data.csv", what: "camera frame")
         }
         let imu = try imuStream()
         while try imu.next() != nil {}
         diagnostics.merge(imu.diagnostics)
+        try Self.requireRows(imu.count, minimum: 2, file: "mav0/imu0/data.csv", what: "IMU sample")
         if let gt = try groundTruthStream() {
             while try gt.next() != nil {}
             diagnostics.merge(gt.diagnostics)

@@ -20,6 +20,10 @@ public struct DatasetError: Error, CustomStringConvertible, Equatable, Sendable 
         case malformedRow
         /// A CSV field is NaN or infinite.
         case nonFinite
+        /// A CSV value is finite but physically absurd (e.g. an acceleration of 1e308 m/s²).
+        case outOfRange
+        /// A file holds too few rows to be used (an empty or header-only CSV).
+        case tooFewRows
         /// A timestamp is smaller than the one before it.
         case nonMonotonic
         /// A timestamp repeats the one before it.

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxImaging
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,6 +18,10 @@ final class LineReader {
 
     /// Opens `url` for reading; `displayName` is used in the error.
     init(url: URL, displayName: String) throws {
+        // Checked before opening: fopen succeeds on a directory and blocks on a FIFO.
+        if let problem = FileReadability.problem(url) {
+            throw DatasetError(.io, file: displayName, "cannot read file: \(problem)")
+        }
         guard let f = fopen(url.path, "r") else {
             throw DatasetError(.io, file: displayName, "cannot open file (\(String(cString: strerror(errno))))")
         }

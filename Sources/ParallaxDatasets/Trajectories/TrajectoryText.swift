@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxImaging
 
 /// Shared helpers for the line-oriented trajectory formats: reading a file into numbered
 /// lines, parsing numbers strictly, and printing them so that they read back identically.
@@ -7,11 +8,14 @@ enum TrajectoryText {
     /// (as the caller gave it).
     static func lines(of url: URL) throws -> (name: String, lines: [(number: Int, text: Substring)]) {
         let name = url.relativePath
+        if let problem = FileReadability.problem(url) {
+            throw TrajectoryError("\(url.path): cannot read file: \(problem)")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw TrajectoryError("\(url.path): cannot read the file (\(error.localizedDescription))")
+            throw TrajectoryError("\(url.path): cannot read file: \(FileReadability.describe(error, reading: url))")
         }
         return (name, lines(of: String(decoding: data, as: UTF8.self)))
     }
