@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxDatasets
 import ParallaxEvaluation
+import ParallaxSimulation
 import ParallaxTracking
 import Testing
 
@@ -15,9 +16,29 @@ import Testing
 struct HandheldAccuracyTests {
     static let trajectories = ["tumvi_room2", "tumvi_room3"]
 
-    @Test("ATE, first pose and normal share within the floors", arguments: trajectories)
+    @Test("ATE, first pose and normal share within the floors", .needsSharedTrajectories, arguments: trajectories)
     func handheld(trajectory: String) throws {
-        let (loaded, name) = try TrackingFixtures.simulated(trajectory: trajectory, stereo: false)
+        try Self.check(trajectory: trajectory, profile: .ideal, floor: 0.05)
+    }
+
+    /// The phone profile (20 ms rolling shutter, 5 ms exposure, 10 ms time offset, calibration error,
+    /// auto-exposure; offset and line delay stated in `sensor.yaml`), 20 s of room3: ≤ 10 cm.
+    ///
+    /// Opt-in (`PARALLAX_PHONE_TEST=1`) because it does not hold yet: the 30 s walk tracks at 7.2 cm
+    /// (97.5 % normal; 0.28 m and 62 % without the rolling-shutter correction), but this 20 s walk
+    /// resets twice in the fast turns and ends at 12.9 cm (76 % normal). The calibration error is not
+    /// estimated online yet, and the readout's translation is not modelled.
+    @Test("Phone profile within 10 cm", .needsSharedTrajectories,
+          .enabled(if: ProcessInfo.processInfo.environment["PARALLAX_PHONE_TEST"] != nil,
+                   "opt-in: PARALLAX_PHONE_TEST=1 (the phone profile does not meet its floor yet)"))
+    func phone() throws {
+        try Self.check(trajectory: "tumvi_room3", profile: .phone, floor: 0.10, duration: 20)
+    }
+
+    static func check(trajectory: String, profile: SensorProfile, floor: Double,
+                      duration: Double = TrackingFixtures.simulatedDuration) throws {
+        let (loaded, name) = try TrackingFixtures.simulated(trajectory: trajectory, stereo: false, duration: duration,
+                                                            profile: profile)
         let dataset = try #require(loaded, "\(name)")
         var states: [(time: Double, normal: Bool)] = []
         let summary = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: .mono)).run { r, _ in
@@ -30,7 +51,7 @@ struct HandheldAccuracyTests {
         let normal = Double(afterFirstSecond.filter(\.normal).count) / Double(max(1, afterFirstSecond.count))
         print("\(name): ATE posyaw \(String(format: "%.4f", ate)) m, normal after 1 s \(String(format: "%.1f", 100 * normal)) %, "
               + "first pose \(summary.initializationTime.map { String(format: "%.2f", $0) } ?? "never") s")
-        #expect(ate <= 0.05)
+        #expect(ate <= floor)
         #expect(summary.initializationTime.map { $0 <= 1.0 } == true)
         #expect(normal >= 0.95)
     }

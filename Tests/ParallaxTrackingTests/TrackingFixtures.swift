@@ -38,14 +38,18 @@ enum TrackingFixtures {
     /// Handheld runs (`stereo: false`) render cam0 alone: a mono dataset, as a phone records.
     /// `timeOffset` (s) shifts the image stamps against the IMU (Kalibr's `timeshift_cam_imu`) without
     /// stating it in `sensor.yaml`, so the tracker has to estimate it; `duration` shortens the run.
+    /// `profile` applies a sensor profile's effects (`phone`: rolling shutter, exposure, offset,
+    /// calibration error, auto-exposure), stated in `sensor.yaml` as a dataset would.
     static func simulated(trajectory: String, stereo: Bool = true, timeOffset: Double = 0,
-                          duration: Double = simulatedDuration) throws -> (EuRoCDataset?, String) {
+                          duration: Double = simulatedDuration, profile: SensorProfile = .ideal) throws
+        -> (EuRoCDataset?, String) {
         let trajectoryURL = shared.appendingPathComponent("trajectories/\(trajectory).txt")
         guard FileManager.default.fileExists(atPath: trajectoryURL.path) else {
             return (nil, "skipped: \(trajectoryURL.path) not found")
         }
         let sceneName = scene(for: trajectory)
-        let offsetTag = timeOffset == 0 ? "" : "-td\(Int((timeOffset * 1e4).rounded()))e-4s"
+        let offsetTag = (timeOffset == 0 ? "" : "-td\(Int((timeOffset * 1e4).rounded()))e-4s")
+            + (profile == .ideal ? "" : "-\(profile.rawValue)")
         let name = "\(trajectory)-\(sceneName)-\(stereo ? "stereo" : "mono")-\(Int(duration))s-\(Int(simulatedCameraRate))hz\(offsetTag)"
         let folder = cache.appendingPathComponent(name)
         if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("mav0/cam0/data.csv").path) {
@@ -56,8 +60,12 @@ enum TrackingFixtures {
             var config = SimulationConfiguration()
             config.seed = 1
             config.cameras = SimulationConfiguration.eurocCameras(stereo: stereo, rate: simulatedCameraRate)
-            config.sensorEffects.timeshiftCamIMU = timeOffset
-            config.sensorEffects.statesTimingInCalibration = false
+            if profile != .ideal {
+                config.sensorEffects = profile.effects
+            } else {
+                config.sensorEffects.timeshiftCamIMU = timeOffset
+                config.sensorEffects.statesTimingInCalibration = false
+            }
             let poses = try TUMTrajectory.read(contentsOf: trajectoryURL)
             let samples = poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
             let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: duration)

@@ -17,6 +17,8 @@ struct EstimatorCore {
     let T_body_cam0: RigidTransform
     /// Camera–IMU time offset before any estimate: the calibration's `timeshift_cam_imu`, or 0.
     let initialTimeOffset: Double
+    /// Rolling-shutter correction when the calibration states a line delay.
+    let rollingShutter: RollingShutterCorrection?
     private let makeTracker: () -> FeatureTracker
 
     var tracker: FeatureTracker
@@ -39,6 +41,7 @@ struct EstimatorCore {
         initialTimeOffset = camera0.timeOffset ?? 0
         noise = imu.noiseDensities
         rig = CameraRig(camera0: camera0, camera1: camera1)
+        rollingShutter = RollingShutterCorrection(camera0: camera0, camera1: camera1, rig: rig)
         let frontEnd = configuration.frontEnd
         if let camera1 {
             let cam1 = try camera1.makeCameraModel()
@@ -92,6 +95,10 @@ struct EstimatorCore {
                                     predictedRotation: predicted)
         }
         if let frameFilter, let f = frame { frame = frameFilter(f) }
+        if let rollingShutter, let f = frame {
+            let gyro = imu.slice(from: frameTime).first?.gyro ?? .zero
+            frame = rollingShutter.apply(f, angularVelocity: gyro - (state?.biasGyro ?? .zero))
+        }
         let t1 = threadCPUMilliseconds()
         let featureCount = frame?.features.count ?? 0
 
