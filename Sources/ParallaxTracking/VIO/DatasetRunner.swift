@@ -58,9 +58,11 @@ public struct DatasetRunner {
         let iterator = try dataset.replay(from: from, to: to, includeGroundTruth: dataset.hasGroundTruth).makeIterator()
         var gt: [TrajectoryPose] = []
         var firstFrame: Double?
+        var imuSamples = 0
         while let event = try iterator.next() {
             switch event {
             case .imu(let s):
+                imuSamples += 1
                 estimator.process(imu: s)
             case .groundTruth(let g):
                 gt.append(TrajectoryPose(time: g.timestamp, timeNs: g.timestampNs, T_world_body: g.T_world_body))
@@ -87,6 +89,16 @@ public struct DatasetRunner {
                 summary.backEndMs.append(r.timings.backEnd)
                 try onFrame(r, summary.frames)
             }
+        }
+        // A replay that saw no image or almost no IMU tracked nothing: an error, not an empty success.
+        let window = from == nil && to == nil ? "" : " in the replayed window"
+        if summary.frames == 0 {
+            throw DatasetError(.tooFewRows, file: "mav0/\(dataset.cameras[0].name)/data.csv",
+                               "has no camera frames\(window); tracking needs images")
+        }
+        if imuSamples < 2 {
+            throw DatasetError(.tooFewRows, file: "mav0/imu0/data.csv",
+                               "has \(imuSamples) IMU samples\(window); tracking needs at least 2")
         }
         if !gt.isEmpty { summary.groundTruth = Trajectory(poses: gt, name: "groundtruth") }
         return summary
