@@ -33,6 +33,9 @@ struct IMUBuffer {
 
     /// The newest sample.
     var last: IMUMeasurement? { samples.last }
+
+    /// The gyro reading in force at `t` (the last sample at or before it, else the first).
+    func gyro(at t: Double) -> Vector3? { slice(from: t).first?.gyro }
 }
 
 /// Tracking health: the χ² outcome of recent updates (visual consistency) and the frame counts the

@@ -29,7 +29,8 @@ extension EstimatorCore {
     /// No visual information on translation lately: no track was used for a few frames, or the
     /// velocity is still uncertain.
     func lacksTranslationConstraint(_ s: FilterState) -> Bool {
-        health.framesSinceTrackUpdate >= 3 || s.velocitySigma > configuration.convergedVelocitySigma
+        health.framesSinceTrackUpdate >= configuration.handheldHoldAfterFrames
+            || s.velocitySigma > configuration.convergedVelocitySigma
     }
 
     /// The tracks to use this frame (OpenVINS's choice): every lost track long enough to

@@ -95,9 +95,9 @@ struct EstimatorCore {
                                     predictedRotation: predicted)
         }
         if let frameFilter, let f = frame { frame = frameFilter(f) }
+        let gyroNow = imu.gyro(at: frameTime)
         if let rollingShutter, let f = frame {
-            let gyro = imu.slice(from: frameTime).first?.gyro ?? .zero
-            frame = rollingShutter.apply(f, angularVelocity: gyro - (state?.biasGyro ?? .zero))
+            frame = rollingShutter.apply(f, angularVelocity: (gyroNow ?? .zero) - (state?.biasGyro ?? .zero))
         }
         let t1 = threadCPUMilliseconds()
         let featureCount = frame?.features.count ?? 0
@@ -122,8 +122,8 @@ struct EstimatorCore {
             health.framesSinceTrackUpdate += 1
             if let frame, !still {
                 memory.frameCounter += 1
-                let gyro = imu.slice(from: frameTime).first?.gyro ?? s.biasGyro
-                StateHelper.augmentClone(&s, frame: memory.frameCounter, angularVelocityWorld: s.rotation * (gyro - s.biasGyro))
+                let rate = (gyroNow ?? s.biasGyro) - s.biasGyro
+                StateHelper.augmentClone(&s, frame: memory.frameCounter, angularVelocityWorld: s.rotation * rate)
                 features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo)
                 runUpdates(&s, current: frame)
             }

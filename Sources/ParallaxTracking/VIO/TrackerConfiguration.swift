@@ -61,6 +61,9 @@ public struct TrackerConfiguration: Sendable {
     /// Standard deviation (m/s) of the velocity hold applied while turning in place with no track
     /// constraining translation: a hand drifts by a few cm/s.
     public var handheldHoldVelocitySigma: Double = 0.05
+    /// Frames without a feature track in an update after which that hold may apply (or sooner,
+    /// while the velocity is unconverged).
+    public var handheldHoldAfterFrames: Int = 3
     /// Frames over which a start is judged steady (no image translation in at least 80 % of them)
     /// before a mono start without parallax may begin at zero velocity.
     public var steadinessWindow: Int = 10
