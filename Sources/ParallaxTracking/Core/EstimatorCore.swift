@@ -11,10 +11,11 @@ import ParallaxVision
 struct EstimatorCore {
     let configuration: TrackerConfiguration
     let isStereo: Bool
-    let rig: CameraRig
+    /// The camera extrinsics: the calibration's, then the filter's latest estimates when they are
+    /// estimated online (kept across resets, like the time offset).
+    var rig: CameraRig
     let camera0Model: any CameraModel
     let noise: IMUNoise
-    let T_body_cam0: RigidTransform
     /// Camera–IMU time offset before any estimate: the calibration's `timeshift_cam_imu`, or 0.
     let initialTimeOffset: Double
     /// Rolling-shutter correction when the calibration states a line delay.
@@ -37,7 +38,6 @@ struct EstimatorCore {
         self.configuration = configuration
         let cam0 = try camera0.makeCameraModel()
         camera0Model = cam0
-        T_body_cam0 = camera0.T_body_camera
         initialTimeOffset = camera0.timeOffset ?? 0
         noise = imu.noiseDensities
         rig = CameraRig(camera0: camera0, camera1: camera1)
@@ -126,6 +126,7 @@ struct EstimatorCore {
                 StateHelper.augmentClone(&s, frame: memory.frameCounter, angularVelocityWorld: s.rotation * rate)
                 features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo)
                 runUpdates(&s, current: frame)
+                rig = s.rig
             }
             health.framesSinceInit += 1
             if isDiverged(s) || isVisuallyInconsistent {

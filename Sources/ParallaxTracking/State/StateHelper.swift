@@ -91,7 +91,7 @@ enum StateHelper {
 
     /// Removes clone `k` and its rows and columns: marginalising a Gaussian is deleting its block.
     static func marginalizeClone(_ state: inout FilterState, at k: Int) {
-        let n = state.dimension, m = n - 6, start = FilterState.cloneColumn(k)
+        let n = state.dimension, m = n - 6, start = state.cloneColumn(k)
         var p = [Double](repeating: 0, count: m * m)
         state.covariance.withUnsafeBufferPointer { old in
             p.withUnsafeMutableBufferPointer { new in

@@ -6,7 +6,6 @@ import ParallaxMath
 /// leaves the problem, and gate with a χ² test; then compress all accepted features into one
 /// system over the clones and apply a single EKF update through ``StateHelper``.
 struct MSCKFUpdater {
-    let rig: CameraRig
     /// Measurement standard deviation in normalised image coordinates.
     let sigma: Double
     let chiSquaredProbability: Double
@@ -31,7 +30,8 @@ struct MSCKFUpdater {
         guard state.clones.count >= 2, !tracks.isEmpty else { return (outcome, points) }
         var cloneIndex: [Int: Int] = [:]
         for (k, c) in state.clones.enumerated() { cloneIndex[c.frame] = k }
-        var compressor = MeasurementCompressor(clones: state.clones.count)
+        var compressor = MeasurementCompressor(clones: state.calibratedCameras + state.clones.count)
+        let rig = state.rig
         let sigma2 = sigma * sigma
 
         for track in tracks {
@@ -41,7 +41,7 @@ struct MSCKFUpdater {
             var poses = obs.compactMap { o in cloneIndex[o.frame].map { (state.clones[$0].rotation, state.clones[$0].position) } }
             guard let x = Triangulation.triangulateRobust(&obs, poses: &poses, rig: rig, maxErrorNormalized: maxTriangulationError,
                                                           outlierNormalized: outlierSigmas * sigma),
-                  var f = UpdaterHelper.linearize(obs, point: x, cloneIndex: cloneIndex, state: state, rig: rig),
+                  var f = UpdaterHelper.linearize(obs, point: x, cloneIndex: cloneIndex, state: state),
                   let (ho, ro) = UpdaterHelper.nullSpaceProject(hf: &f.hf, hx: &f.hx, r: &f.residual,
                                                                 rows: f.rows, columns: f.columns) else {
                 outcome.failedTriangulation += 1
@@ -61,7 +61,8 @@ struct MSCKFUpdater {
         guard outcome.used > 0 else { return (outcome, points) }
 
         let (h, r) = compressor.compressed()
-        let start = FilterState.cloneColumn(0)
+        // One range: the calibrated cameras' extrinsics (if any), then the clones.
+        let start = FilterState.calibrationStart
         StateHelper.update(&state, jacobian: h, columns: start..<(start + compressor.dimension), residual: r,
                            noiseVariance: sigma2, structure: .upperTriangular)
         return (outcome, points)

@@ -29,6 +29,11 @@ public struct DatasetRunner {
         public var trajectory = Trajectory(poses: [], name: "estimate")
         /// The camera–IMU time offset (s) of the last frame with a pose (estimated or from the calibration).
         public var finalTimeOffset: Double?
+        /// Each camera's `T_body_camera` estimated online, at the last tracked frame (empty when the
+        /// extrinsics were held at the calibration's values: mono by default).
+        public var finalExtrinsics: [RigidTransform] = []
+        /// Each camera's `T_body_camera` as the calibration states it (the estimate's starting point).
+        public var calibratedExtrinsics: [RigidTransform] = []
         /// Ground truth, when the dataset has it.
         public var groundTruth: Trajectory?
         /// Fraction of frames `normal`.
@@ -55,6 +60,7 @@ public struct DatasetRunner {
     public func run(from: Double? = nil, to: Double? = nil,
                     onFrame: (TrackingResult, Int) throws -> Void = { _, _ in }) throws -> Summary {
         var summary = Summary()
+        summary.calibratedExtrinsics = dataset.cameras.map(\.T_body_camera)
         let iterator = try dataset.replay(from: from, to: to, includeGroundTruth: dataset.hasGroundTruth).makeIterator()
         var gt: [TrajectoryPose] = []
         var firstFrame: Double?
@@ -83,6 +89,7 @@ public struct DatasetRunner {
                     let timeNs = r.poseTimestampNs
                     summary.trajectory.poses.append(TrajectoryPose(time: r.timestamp + r.timeOffset, timeNs: timeNs, T_world_body: T))
                     summary.finalTimeOffset = r.timeOffset
+                    summary.finalExtrinsics = r.extrinsicsEstimated ? r.cameraExtrinsics : []
                 }
                 summary.decodeMs.append(r.timings.decode)
                 summary.frontEndMs.append(r.timings.frontEnd)

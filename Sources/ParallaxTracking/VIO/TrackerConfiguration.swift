@@ -94,6 +94,8 @@ public struct TrackerConfiguration: Sendable {
     public var imuGaps = IMUGapModel()
     /// Camera–IMU time-offset estimation.
     public var timeOffset = TimeOffsetEstimation()
+    /// Online estimation of each camera's extrinsics (camera–IMU rotation and translation).
+    public var extrinsics = ExtrinsicsEstimation()
     /// Priors of the first filter state after each kind of start.
     public var initializationPriors = InitializationPriors()
 
