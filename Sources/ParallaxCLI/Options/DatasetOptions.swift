@@ -35,7 +35,7 @@ struct CameraOptions: ParsableArguments {
     @Flag var cameras: CameraSelection?
 
     /// The tracker mode for `data`: stereo when it has two cameras unless `--mono` was given.
-    func mode(for data: EuRoCDataset, named name: String) throws -> TrackerConfiguration.Mode {
+    func mode(for data: any SensorSource, named name: String) throws -> TrackerConfiguration.Mode {
         if cameras == .stereo && !data.isStereo { throw CLIError("\(name) has one camera; --stereo needs two") }
         return cameras == .mono || !data.isStereo ? .mono : .stereo
     }
@@ -60,7 +60,7 @@ struct TimeRangeOptions: ParsableArguments {
     }
 
     /// Throws when `--from` lies past the last camera frame of `data` (the replay would be empty).
-    func check(against data: EuRoCDataset, named name: String) throws {
+    func check(against data: any SensorSource, named name: String) throws {
         if let from { try DatasetLength.check(from, option: "--from", within: data, named: name) }
     }
 }
@@ -78,16 +78,24 @@ struct PoseSourceOption: ParsableArguments {
 /// How long a dataset runs.
 enum DatasetLength {
     /// Seconds from the dataset start (first camera or IMU sample) to its last cam0 frame.
-    static func seconds(of data: EuRoCDataset) throws -> Double {
+    static func seconds(of data: any SensorSource) throws -> Double {
         guard let start = try data.startTimestampNs() else { return 0 }
         var last = start
-        let frames = try data.cameraStream(0)
-        while let frame = try frames.next() { last = frame.timestampNs }
+        if let folder = data as? EuRoCDataset {
+            // Only cam0's CSV: much cheaper than merging every stream.
+            let frames = try folder.cameraStream(0)
+            while let frame = try frames.next() { last = frame.timestampNs }
+        } else {
+            let events = try data.makeEvents(from: nil, to: nil, includeGroundTruth: false)
+            while let event = try events.next() {
+                if case .frame(let f) = event, f.cam0 != nil { last = f.timestampNs }
+            }
+        }
         return Double(last - start) / 1e9
     }
 
     /// Throws when `seconds`, the value of `option`, lies past the last cam0 frame of `data`.
-    static func check(_ seconds: Double, option: String, within data: EuRoCDataset, named name: String) throws {
+    static func check(_ seconds: Double, option: String, within data: any SensorSource, named name: String) throws {
         let length = try Self.seconds(of: data)
         guard seconds <= length else {
             throw CLIError("\(option) \(NumberChecks.text(seconds)) s is past the end of \(name) "
