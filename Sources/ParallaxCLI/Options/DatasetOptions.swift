@@ -4,17 +4,55 @@ import ParallaxAR
 import ParallaxDatasets
 import ParallaxTracking
 
-/// The dataset every dataset command reads (the folder holding `mav0`, or `mav0` itself).
+/// The dataset every dataset command reads (the folder holding `mav0`, or `mav0` itself), and
+/// Kalibr calibrations that replace its `sensor.yaml` files or supply what a recording lacks.
 struct DatasetArgument: ParsableArguments {
-    @Argument(help: "Dataset folder in the EuRoC/ASL layout (the folder containing mav0, or mav0 itself).")
+    @Argument(help: "Dataset folder in the EuRoC/ASL or TUM-VI layout (the folder containing mav0, or mav0 itself).")
     var dataset: String
+
+    @Option(help: ArgumentHelp("Kalibr camchain (camchain-imucam.yaml): camera calibrations used instead of mav0/camN/sensor.yaml.",
+                               valueName: "camchain.yaml"))
+    var calibration: String?
+
+    @Option(help: ArgumentHelp("Kalibr imu.yaml: IMU noise and rate used instead of mav0/imu0/sensor.yaml.",
+                               valueName: "imu.yaml"))
+    var imuCalibration: String?
+
+    @Option(help: "Camera rate (Hz) for a Kalibr camchain, which does not store it (0 < rate ≤ 1000).")
+    var cameraRate: Double = 20
 
     /// The folder as a URL.
     var url: URL { URL(fileURLWithPath: dataset) }
 
-    /// Opens the dataset; `.lenient` skips malformed rows instead of failing.
+    func validate() throws {
+        try NumberChecks.positive(cameraRate, "--camera-rate", atMost: 1000, unit: "Hz")
+    }
+
+    /// Opens the dataset, with `--calibration` / `--imu-calibration` applied; `.lenient` skips
+    /// malformed rows instead of failing.
     func open(policy: ReadPolicy = .strict) throws -> EuRoCDataset {
-        try EuRoCDataset(url: url, policy: policy)
+        let folder = try EuRoCDataset(url: url, policy: policy)
+        let (cameras, imu) = try kalibr()
+        return cameras == nil && imu == nil ? folder : try folder.recalibrated(cameras: cameras, imu: imu)
+    }
+
+    /// Opens the input as a sensor source. Folders are EuRoC/ASL or TUM-VI datasets; ROS bags and
+    /// MCAP files are read by ParallaxRecordings, which plugs in here.
+    func openSource(policy: ReadPolicy = .strict) throws -> any SensorSource {
+        let ext = url.pathExtension.lowercased()
+        if ext == "bag" || ext == "mcap" {
+            throw CLIError("\(dataset): reading .\(ext) recordings needs ParallaxRecordings; convert it with `parallax convert` first")
+        }
+        return try open(policy: policy)
+    }
+
+    /// The calibrations named by `--calibration` and `--imu-calibration` (nil when not given).
+    func kalibr() throws -> (cameras: [CameraCalibration]?, imu: IMUCalibration?) {
+        let cameras = try calibration.map {
+            try KalibrCalibration(camchain: URL(fileURLWithPath: $0), rateHz: cameraRate).cameras
+        }
+        let imu = try imuCalibration.map { try KalibrCalibration.imu(contentsOf: URL(fileURLWithPath: $0)).calibration }
+        return (cameras, imu)
     }
 }
 
