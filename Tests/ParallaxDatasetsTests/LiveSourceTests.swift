@@ -87,7 +87,7 @@ struct LiveSourceTests {
         #expect(s.statistics.droppedForSpace == 3)
     }
 
-    @Test func blockingPolicyMakesTheProducerWaitAndLosesNothing() async throws {
+    @Test func blockingPolicyMakesTheProducerWaitAndLosesNothing() throws {
         let s = try Self.make(LiveSourcePolicy(capacity: 3, overflow: .block, reorderWindowNs: 0))
         let count = 200
         // The producer runs ahead on its own thread; with capacity 3 it must wait for the consumer.
@@ -100,9 +100,13 @@ struct LiveSourceTests {
             s.finish()
         }
         producer.start()
+        // Nobody consumes yet: the producer must stop at the fourth sample and wait.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while s.statistics.waits == 0 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(s.statistics.waits > 0 && s.statistics.accepted == 3)
         let names = try Self.names(s)
         #expect(names.count == count)
-        #expect(s.statistics.waits > 0 && s.statistics.droppedForSpace == 0)
+        #expect(s.statistics.droppedForSpace == 0 && s.statistics.accepted == count)
     }
 
     @Test func badInputIsRefusedWithAMessage() throws {

@@ -100,4 +100,17 @@ struct SensorSourceTests {
         // Reaching here without a hang is the check; a last full pass still works.
         #expect(try SampleData.events(DecodeAheadIterator(try d.makeEvents())).count == (try SampleData.events(d.makeEvents())).count)
     }
+
+    @Test func pacedReplayTakesTheRecordedTimeAndChangesNothing() throws {
+        let d = try EuRoCDataset(url: SampleData.url)
+        let fast = try SampleData.events(d.makeEvents(from: 0, to: 0.3, includeGroundTruth: false))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let paced = try SampleData.events(PacedEventIterator(try d.makeEvents(from: 0, to: 0.3, includeGroundTruth: false), speed: 3))
+        let elapsed = clock.now - start
+        #expect(paced == fast)
+        // 0.3 s of data at 3× speed: at least 0.1 s, less the first event's own offset.
+        let span = Double(fast[fast.count - 1].timestampNs - fast[0].timestampNs) * 1e-9 / 3
+        #expect(elapsed >= .milliseconds(Int64(span * 1000) - 1))
+    }
 }

@@ -177,7 +177,8 @@ public final class Session {
     public var frames: FrameSequence { FrameSequence(session: self) }
 
     private func open() throws {
-        iterator = try dataset.makeEvents(from: replayOptions.startTime, to: replayOptions.stopTime, includeGroundTruth: false)
+        iterator = try dataset.makeDecodedEvents(from: replayOptions.startTime, to: replayOptions.stopTime,
+                                                 includeGroundTruth: false, cameras: dataset.isStereo ? [0, 1] : [0])
         switch replayOptions.source {
         case .groundTruth: source = try GroundTruthPoseSource(dataset: dataset)
         case .tracking: source = try TrackerPoseSource(dataset: dataset)

@@ -65,14 +65,18 @@ public struct DatasetRunner {
     /// With `decodeAhead` (the default) the source is read and its images decoded on a second
     /// thread through a bounded queue (``DecodeAheadIterator``) while this thread tracks; the
     /// results are the same, bit for bit, as with `decodeAhead: false` (everything on this thread).
-    public func run(from: Double? = nil, to: Double? = nil, decodeAhead: Bool = true,
+    /// `pace` nil replays as fast as possible; 1 at the recorded pace, 2 twice as fast
+    /// (``PacedEventIterator``).
+    public func run(from: Double? = nil, to: Double? = nil, decodeAhead: Bool = true, pace: Double? = nil,
                     onFrame: (TrackingResult, Int) throws -> Void = { _, _ in }) throws -> Summary {
         var summary = Summary()
         let events = try source.makeEvents(from: from, to: to, includeGroundTruth: source.hasGroundTruth)
         // Only the images the estimator reads are decoded (cam1 of a stereo source tracked mono is not).
         let ahead = decodeAhead
             ? DecodeAheadIterator(events, cameras: estimator.configuration.mode == .stereo ? [0, 1] : [0]) : nil
-        let iterator: any SensorEventIterator = ahead ?? events
+        let decoded: any SensorEventIterator = ahead ?? events
+        // Paced after decoding, so each frame is handed over at its time with its pixels ready.
+        let iterator: any SensorEventIterator = pace.map { PacedEventIterator(decoded, speed: $0) } ?? decoded
         var gt: [TrajectoryPose] = []
         var firstFrame: Double?
         var imuSamples = 0
