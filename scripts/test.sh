@@ -5,10 +5,12 @@
 # Tests build in release mode (with -enable-testing so @testable imports work): the tracking
 # accuracy tests simulate and track two 30 s stereo datasets, which takes minutes in release
 # and far longer in a debug build. Simulated datasets are cached in $PARALLAX_SIM_CACHE
-# (default /tmp/parallax-sim) and reused by later runs.
+# (default /tmp/parallax-sim) and reused by later runs. Afterwards scripts/examples.sh builds and runs
+# the example packages in Examples/ (a debug build of their own in .build/examples).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PARALLAX_WITH_XVFB=1 ./scripts/install-deps.sh
 flags=(-c release -Xswiftc -enable-testing)
 swift build "${flags[@]}" --build-tests
 swift test "${flags[@]}" --skip-build "$@"
+./scripts/examples.sh

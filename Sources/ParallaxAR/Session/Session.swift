@@ -19,8 +19,8 @@ public final class Session {
     /// first and last camera frames of a recording are not lost to a slightly shorter mocap log.
     public static let groundTruthEndHoldNs: Int64 = 50_000_000
 
-    /// The dataset replayed.
-    public let dataset: EuRoCDataset
+    /// The sensor source replayed (a dataset folder, a recording or a live source).
+    public let dataset: any SensorSource
     /// Source, pace, time window and seed. Changes take effect at the next reset.
     public var replayOptions: ReplayOptions
     /// Receiver of events (held weakly, like ARKit).
@@ -34,7 +34,7 @@ public final class Session {
     /// True between ``run(_:options:)`` and ``pause()`` (or the end of the replay).
     public private(set) var isRunning = false
 
-    private var iterator: DatasetReplay.Iterator?
+    private var iterator: (any SensorEventIterator)?
     private var source: (any PoseSource)?
     private var undistorter: ImageUndistorter?
     private var T_A_W: RigidTransform?
@@ -50,7 +50,7 @@ public final class Session {
     public private(set) var trackingStartTime: Double?
 
     /// A session over `dataset`; nothing is read until the first frame is requested.
-    public init(dataset: EuRoCDataset, replay: ReplayOptions = .init()) {
+    public init(dataset: any SensorSource, replay: ReplayOptions = .init()) {
         self.dataset = dataset
         self.replayOptions = replay
         self.identifiers = AnchorIdentifierGenerator(seed: replay.seed)
@@ -177,7 +177,8 @@ public final class Session {
     public var frames: FrameSequence { FrameSequence(session: self) }
 
     private func open() throws {
-        iterator = try dataset.replay(from: replayOptions.startTime, to: replayOptions.stopTime).makeIterator()
+        iterator = try dataset.makeDecodedEvents(from: replayOptions.startTime, to: replayOptions.stopTime,
+                                                 includeGroundTruth: false, cameras: dataset.isStereo ? [0, 1] : [0])
         switch replayOptions.source {
         case .groundTruth: source = try GroundTruthPoseSource(dataset: dataset)
         case .tracking: source = try TrackerPoseSource(dataset: dataset)

@@ -10,9 +10,9 @@ import ParallaxTracking
 struct TrackerPoseSource: PoseSource {
     private let odometry: VisualInertialOdometry
 
-    init(dataset: EuRoCDataset) throws {
-        guard !dataset.cameras.isEmpty else { throw SessionError("\(dataset.mav0.path): no camera") }
-        odometry = try VisualInertialOdometry(dataset: dataset, mode: .stereo)
+    init(dataset: any SensorSource) throws {
+        guard !dataset.cameras.isEmpty else { throw SessionError("\(dataset.origin): no camera") }
+        odometry = try VisualInertialOdometry(source: dataset, mode: .stereo)
     }
 
     mutating func process(imu: IMUSample) { odometry.process(imu: imu) }

@@ -73,7 +73,7 @@ struct InfoReport: Encodable {
 
     init(_ d: EuRoCDataset, summary s: DatasetSummary) {
         path = d.mav0.path
-        sensors = d.cameras.map(\.name) + [d.imu.name] + (d.hasGroundTruth ? [EuRoCDataset.groundTruthName] : [])
+        sensors = d.cameras.map(\.name) + [d.imu.name] + (d.groundTruthSensor.map { [$0] } ?? [])
             + (d.positionSensor.map { [$0] } ?? [])
         stereo = d.isStereo
         stereoBaselineMeters = d.stereoBaseline

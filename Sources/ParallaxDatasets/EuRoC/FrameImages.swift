@@ -10,7 +10,13 @@ extension CameraFrame {
     /// broken files are still rejected.
     public func loadImage() throws -> AnyImage {
         let image: AnyImage
-        do { image = try PNG.read(contentsOf: url, checksums: .skip) } catch {
+        do {
+            switch content {
+            case .file: image = try PNG.read(contentsOf: url, checksums: .skip)
+            case .encoded(let e): image = try e.decoder.decode(e.bytes, name: displayPath)
+            case .pixels(let p): image = p
+            }
+        } catch {
             throw DatasetError(.badImage, file: displayPath, "cannot decode image: \(error)")
         }
         try checkSize(width: image.width, height: image.height)
@@ -22,6 +28,8 @@ extension CameraFrame {
 
     /// Reads only the PNG header and checks the size (cheap: no pixel decoding).
     public func checkHeader() throws {
+        // An image in memory has no separate header: decoding it checks the size.
+        guard content == .file else { _ = try loadImage(); return }
         let info: PNGInfo
         do { info = try PNG.readInfo(contentsOf: url) } catch {
             throw DatasetError(.badImage, file: displayPath, "cannot read image header: \(error)")
