@@ -293,7 +293,10 @@ struct PlaneTracker {
                 // Each plane's centre lies on the other (two fits of one surface), and no corner
                 // strays far: a small tilt between two fits of a long wall must not keep them
                 // apart as two anchors, a parallel surface a few centimetres away must.
-                guard let gap = Self.separation(pa, pb), gap.centres < 0.05, gap.corners < 0.10 else { continue }
+                // Walls get more room: a tracked camera's wall fits scatter by a few centimetres, and
+                // a lower shelf must stay apart from the floor.
+                let (centres, corners) = pa.alignment == .vertical ? (0.08, 0.15) : (0.05, 0.10)
+                guard let gap = Self.separation(pa, pb), gap.centres < centres, gap.corners < corners else { continue }
                 let hullA = pa.planarBoundary
                 let hullB = pb.planarBoundary.map { pa.planar(pb.spatial($0)) }
                 let touching = pb.boundary.contains { ConvexPolygon.distance(pa.planar($0), toConvex: hullA) <= linkRadius }

@@ -62,7 +62,8 @@ struct BenchARSessionCommand: ParsableCommand {
             let cost = Self.threadCPUMilliseconds() - before
             let t = frame.timestamp - (firstTime ?? frame.timestamp)
             if firstTime == nil { firstTime = frame.timestamp }
-            if t >= current.start + window {
+            // A last frame exactly at --duration stays in the last full window.
+            if t >= current.start + window, t < duration {
                 print(current.line(window: window, session: session))
                 current = Window(start: current.start + window)
             }

@@ -10,7 +10,9 @@ public struct PlaneMapQuality: Sendable, Equatable {
     /// in front of the camera, within ``PlaneMapQualityRecorder/maximumRange``, from the side their normal faces.
     /// Occlusion is not modelled, so this over-counts what was really visible.
     public var visibleTruth: [String]
-    /// Seen truth floors, tables and walls that no anchor matches.
+    /// Seen truth floors, tables and walls larger than ``PlaneMapQualityRecorder/requiredArea``
+    /// that no anchor matches, directly or through a matched coplanar truth plane (a poster on a
+    /// matched wall, a rug on a matched floor).
     public var missed: [String]
     /// Plane anchors at the end.
     public var anchors: Int
@@ -40,6 +42,9 @@ public struct PlaneMapQualityRecorder {
     public var visibilityStride = 5, hitFrameStride = 20
     /// Grid of hit-test points per side.
     public var gridSize = 8
+    /// Area (m²) above which a seen floor, table or wall must be detected (the room's table top has
+    /// 1.44 m²; shelves, cabinet tops and box sides are smaller and not required).
+    public var requiredArea = 1.0
     private var seen = Set<String>()
     private var frames = 0
     private var extentHits: [Vector3] = [], geometryHits: [Vector3] = []
@@ -82,8 +87,12 @@ public struct PlaneMapQualityRecorder {
     /// and `report` the plane scores (for matching anchors to truth planes).
     public func quality(report: PlaneEvaluationReport, T_truth_world: RigidTransform) -> PlaneMapQuality {
         let visible = truth.filter { seen.contains($0.id) }
-        let matched = Set(report.planes.compactMap(\.truthID))
-        let missed = visible.filter { ["floor", "table", "wall"].contains($0.kind) && !matched.contains($0.id) }.map(\.id)
+        let matchedIDs = Set(report.planes.compactMap(\.truthID))
+        let matched = truth.filter { matchedIDs.contains($0.id) }
+        let missed = visible.filter { t in
+            guard ["floor", "table", "wall"].contains(t.kind), t.area > requiredArea else { return false }
+            return !matched.contains { m in m.normal.dot(t.normal) > 0.99 && abs(m.offset - t.offset) < 0.03 }
+        }.map(\.id)
         return PlaneMapQuality(visibleTruth: visible.map(\.id), missed: missed, anchors: report.planes.count,
                                extentHitDistances: extentHits.map { distanceToTruth(T_truth_world * $0) },
                                geometryHitDistances: geometryHits.map { distanceToTruth(T_truth_world * $0) })
