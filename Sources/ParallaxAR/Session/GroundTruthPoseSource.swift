@@ -26,6 +26,8 @@ struct GroundTruthPoseSource: PoseSource {
 
     mutating func process(imu: IMUSample) {}
 
+    var usesRightImage: Bool { false }
+
     mutating func process(frame: FrameEvent, image: GrayImage, rightImage: GrayImage?) throws -> SourceOutput {
         guard let T_W_B = truth?.T_world_body(at: frame.timestampNs, holdingEndsFor: Session.groundTruthEndHoldNs) else {
             return SourceOutput(trackingState: .notAvailable, T_world_body: nil, featurePoints: [])

@@ -29,6 +29,10 @@ struct ReplayCommand: ParsableCommand {
         let data = try input.open(policy: .lenient)
         let mode = try cameras.mode(for: data, named: input.dataset)
         try range.check(against: data, named: input.dataset)
+        if ar.isRequested && ar.poses.poseSource == .tracking {
+            try runOnePass(data, mode: mode)
+            return
+        }
         let runner = try DatasetRunner(dataset: data, configuration: TrackerConfiguration(mode: mode))
         let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
         // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
@@ -50,7 +54,20 @@ struct ReplayCommand: ParsableCommand {
         }
         if ar.isRequested {
             print("")
-            try ar.run(dataset: input.url, export: export, from: range.from, to: range.to)
+            try ar.run(dataset: input.url, export: export, from: range.from, to: range.to, trackerMode: mode)
+        }
+    }
+
+    /// AR features with tracked poses: one pass, in which the AR session drives the tracker
+    /// (in `mode`) and the tracking figures are read from its results.
+    private func runOnePass(_ data: EuRoCDataset, mode: TrackerConfiguration.Mode) throws {
+        var tally = TrackingTally()
+        try ar.run(dataset: input.url, export: export, from: range.from, to: range.to, trackerMode: mode) { tally.add($0) }
+        if let trajectory { try TUMTrajectory.write(tally.trajectory, to: URL(fileURLWithPath: trajectory)) }
+        print(tally.report(mode: mode))
+        if let eval = try tally.evaluation(against: data) {
+            print(String(format: "ATE posyaw: rmse %.4f m, max %.4f m over %d poses (10 ms association)",
+                         eval.report.ate.rmse, eval.report.ate.max, eval.report.associatedPoses))
         }
     }
 
