@@ -21,12 +21,27 @@ extension CameraFrame {
     public func loadGray8() throws -> GrayImage { try loadImage().toGray8() }
 
     /// Reads only the PNG header and checks the size (cheap: no pixel decoding).
-    public func checkHeader() throws {
+    @discardableResult
+    public func checkHeader() throws -> PNGInfo {
         let info: PNGInfo
         do { info = try PNG.readInfo(contentsOf: url) } catch {
             throw DatasetError(.badImage, file: displayPath, "cannot read image header: \(error)")
         }
         try checkSize(width: info.width, height: info.height)
+        return info
+    }
+
+    /// Checks the header and decodes every pixel with checksums verified, so that an image
+    /// validation accepts is one replay can decode (truncated data, a missing IEND or corrupted
+    /// pixel data fail here, not halfway through a replay). Returns the header, whose format
+    /// ``ImageFormatTally`` counts.
+    @discardableResult
+    public func validateImage() throws -> PNGInfo {
+        let info = try checkHeader()
+        do { _ = try PNG.read(contentsOf: url, checksums: .verify) } catch {
+            throw DatasetError(.badImage, file: displayPath, "cannot decode image: \(error)")
+        }
+        return info
     }
 
     private func checkSize(width: Int, height: Int) throws {

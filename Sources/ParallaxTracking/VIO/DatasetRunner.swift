@@ -39,6 +39,8 @@ public struct DatasetRunner {
     public let dataset: EuRoCDataset
     /// The estimator.
     public let estimator: VisualInertialOdometry
+    /// Frames the dataset's streams will lose, each with a count (``EuRoCDataset/checkTimelines(stereo:)``).
+    public let warnings: [String]
 
     /// Creates a runner with a fresh estimator.
     public init(dataset: EuRoCDataset, configuration: TrackerConfiguration) throws {
@@ -48,6 +50,8 @@ public struct DatasetRunner {
         estimator = try VisualInertialOdometry(configuration: c, camera0: dataset.cameras[0],
                                                camera1: dataset.cameras.count > 1 ? dataset.cameras[1] : nil,
                                                imu: dataset.imu)
+        // Streams that cannot be tracked together (no common time, stereo stamps that never pair) fail here.
+        warnings = try dataset.checkTimelines(stereo: c.mode == .stereo)
     }
 
     /// Replays `[from, to]` (seconds from the dataset start; nil = whole) and calls `onFrame` with
