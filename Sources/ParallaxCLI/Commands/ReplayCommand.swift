@@ -34,6 +34,7 @@ struct ReplayCommand: ParsableCommand {
             return
         }
         let runner = try DatasetRunner(dataset: data, configuration: TrackerConfiguration(mode: mode))
+        for w in runner.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
         // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
         var exporter = try (ar.isRequested ? nil : export).map { try TrackingFrameExporter(path: $0, camera: data.cameras[0]) }

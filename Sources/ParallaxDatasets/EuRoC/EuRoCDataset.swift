@@ -80,6 +80,7 @@ public struct EuRoCDataset: Sendable {
         positionSensor = Self.positionSensorNames.first {
             fm.fileExists(atPath: mav0.appendingPathComponent("\($0)/data.csv").path)
         }
+        try checkStereoBaseline()
     }
 
     /// True with two cameras.
@@ -215,8 +216,15 @@ public struct EuRoCDataset: Sendable {
     public func cameraFrames(_ index: Int) throws -> [CameraFrame] { try collect(cameraStream(index)) }
     /// All IMU samples.
     public func imuSamples() throws -> [IMUSample] { try collect(imuStream()) }
-    /// All ground-truth states (empty when there is no ground truth).
-    public func groundTruth() throws -> [GroundTruthState] { try groundTruthStream().map(collect) ?? [] }
+    /// All ground-truth states (empty when the dataset has no ground truth). A ground-truth file
+    /// that exists but holds fewer than two rows throws: every pose looked up in it would be
+    /// missing, and a replay or evaluation on it would pass with nothing measured.
+    public func groundTruth() throws -> [GroundTruthState] {
+        guard let stream = try groundTruthStream() else { return [] }
+        let states = try collect(stream)
+        try Self.requireRows(states.count, minimum: 2, file: "mav0/\(Self.groundTruthName)/data.csv", what: "ground-truth")
+        return states
+    }
     /// All position-only ground-truth samples (empty when there are none).
     public func positions() throws -> [PositionSample] { try positionStream().map(collect) ?? [] }
 
@@ -243,18 +251,23 @@ public struct EuRoCDataset: Sendable {
         return first.min()
     }
 
-    /// Reads every row of every CSV file and every image header, in constant memory.
+    /// Reads every row of every CSV file and decodes every image (checksums verified), in
+    /// constant memory, then checks that the streams fit together (``checkTimelines(stereo:)``).
     ///
     /// Under ``ReadPolicy/strict`` the first problem throws; under ``ReadPolicy/lenient`` the
-    /// skipped rows are returned. Images of the wrong size or that cannot be read always throw.
+    /// skipped rows are returned. Images of the wrong size or that cannot be decoded always throw.
+    /// Warnings (images that are not 8-bit grey, frames outside the IMU range, unpaired stereo
+    /// frames) are returned in ``ReadDiagnostics/warnings``.
     @discardableResult
     public func validate() throws -> ReadDiagnostics {
         var diagnostics = ReadDiagnostics()
         for i in cameras.indices {
             let s = try cameraStream(i)
-            while let f = try s.next() { try f.checkHeader() }
+            var formats = ImageFormatTally()
+            while let f = try s.next() { if let info = try f.validateImage() { formats.add(info) } }
             diagnostics.merge(s.diagnostics)
             try Self.requireRows(s.count, minimum: 2, file: "mav0/\(cameras[i].name)/data.csv", what: "camera frame")
+            if let w = formats.warning(camera: cameras[i].name) { diagnostics.warnings.append(w) }
         }
         let imu = try imuStream()
         while try imu.next() != nil {}
@@ -263,11 +276,13 @@ public struct EuRoCDataset: Sendable {
         if let gt = try groundTruthStream() {
             while try gt.next() != nil {}
             diagnostics.merge(gt.diagnostics)
+            try Self.requireRows(gt.count, minimum: 2, file: "mav0/\(Self.groundTruthName)/data.csv", what: "ground-truth")
         }
         if let p = try positionStream() {
             while try p.next() != nil {}
             diagnostics.merge(p.diagnostics)
         }
+        diagnostics.warnings += try checkTimelines(stereo: isStereo)
         return diagnostics
     }
 }

@@ -45,6 +45,8 @@ public struct DatasetRunner {
     public let source: any SensorSource
     /// The estimator.
     public let estimator: VisualInertialOdometry
+    /// Frames a dataset folder's streams will lose, each with a count (``EuRoCDataset/checkTimelines(stereo:)``).
+    public let warnings: [String]
 
     /// Creates a runner with a fresh estimator for `source`'s sensors (mono when it has one camera).
     public init(source: any SensorSource, configuration: TrackerConfiguration) throws {
@@ -57,6 +59,9 @@ public struct DatasetRunner {
         estimator = try VisualInertialOdometry(configuration: c, camera0: camera0,
                                                camera1: source.cameras.count > 1 ? source.cameras[1] : nil,
                                                imu: source.imu)
+        // Streams that cannot be tracked together (no common time, stereo stamps that never pair)
+        // fail here; the checks read a folder's CSV files (other sources check as they stream).
+        warnings = try (source as? EuRoCDataset)?.checkTimelines(stereo: c.mode == .stereo) ?? []
     }
 
     /// Creates a runner over an EuRoC/ASL or TUM-VI folder.
