@@ -35,6 +35,8 @@ public final class Session {
     public private(set) var isRunning = false
 
     private var iterator: (any SensorEventIterator)?
+    /// The tracker's latest camera–IMU time offset (s): frames wait for the IMU to pass t_cam + it.
+    private var timeOffset = 0.0
     private var source: (any PoseSource)?
     private var undistorter: ImageUndistorter?
     private var T_A_W: RigidTransform?
@@ -194,8 +196,10 @@ public final class Session {
     public var frames: FrameSequence { FrameSequence(session: self) }
 
     private func open() throws {
-        iterator = try dataset.makeDecodedEvents(from: replayOptions.startTime, to: replayOptions.stopTime,
-                                                 includeGroundTruth: false, cameras: dataset.isStereo ? [0, 1] : [0])
+        let events = try dataset.makeDecodedEvents(from: replayOptions.startTime, to: replayOptions.stopTime,
+                                                   includeGroundTruth: false, cameras: dataset.isStereo ? [0, 1] : [0])
+        timeOffset = dataset.cameras.first?.timeOffset ?? 0
+        iterator = IMULookaheadIterator(events) { [weak self] in (self?.timeOffset ?? 0) + IMULookaheadIterator.margin }
         switch replayOptions.source {
         case _ where isOrientationOnly: source = try OrientationPoseSource(dataset: dataset)
         case .groundTruth: source = try GroundTruthPoseSource(dataset: dataset)
@@ -228,6 +232,7 @@ public final class Session {
         let output = try source.process(frame: event, image: raw, rightImage: right)
         self.source = source
         lastTrackingResult = output.tracking
+        if let t = output.tracking, t.T_world_body != nil { timeOffset = t.timeOffset }
 
         var transform = Matrix4.identity
         if let T_W_B = output.T_world_body {

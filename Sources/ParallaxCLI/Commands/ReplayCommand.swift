@@ -25,6 +25,9 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "AR session")
     var ar: ARReplayOptions
 
+    @OptionGroup(title: "Online calibration")
+    var calibration: OnlineCalibrationOptions
+
     func run() throws {
         let data = try input.open(policy: .lenient)
         let mode = try cameras.mode(for: data, named: input.dataset)
@@ -33,7 +36,9 @@ struct ReplayCommand: ParsableCommand {
             try runOnePass(data, mode: mode)
             return
         }
-        let runner = try DatasetRunner(dataset: data, configuration: TrackerConfiguration(mode: mode))
+        var configuration = TrackerConfiguration(mode: mode)
+        try calibration.apply(to: &configuration)
+        let runner = try DatasetRunner(dataset: data, configuration: configuration)
         for w in runner.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
         // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
@@ -86,6 +91,6 @@ struct ReplayCommand: ParsableCommand {
         \(f(SampleStatistics.quantile(be, 0.99))); PNG decoding (not counted) \
         \(f(SampleStatistics.quantile(s.decodeMs, 0.5))) / \(f(SampleStatistics.quantile(s.decodeMs, 0.99)))
         """ + (s.finalTimeOffset.map { String(format: "\ncamera–IMU time offset (timeshift_cam_imu): %.3f ms", $0 * 1e3) } ?? "")
-            + CalibrationReport.extrinsics(s)
+            + CalibrationReport.extrinsics(s) + CalibrationReport.intrinsics(s)
     }
 }

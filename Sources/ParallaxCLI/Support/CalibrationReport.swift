@@ -20,4 +20,13 @@ enum CalibrationReport {
         }
         return out
     }
+
+    /// One line per camera whose intrinsics were estimated online (empty otherwise).
+    static func intrinsics(_ s: DatasetRunner.Summary) -> String {
+        s.finalIntrinsics.enumerated().map { i, v in
+            guard v.count == 6 else { return "" }
+            return String(format: "\ncam%d intrinsics: fx %.3f, fy %.3f, cx %.3f, cy %.3f px, k1 %.5f, k2 %.5f",
+                          i, v[0], v[1], v[2], v[3], v[4], v[5])
+        }.joined()
+    }
 }

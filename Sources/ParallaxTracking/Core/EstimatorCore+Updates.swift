@@ -65,6 +65,7 @@ extension EstimatorCore {
             var updater = MSCKFUpdater(sigma: sigma, chiSquaredProbability: configuration.chiSquaredProbability)
             updater.outlierSigmas = configuration.outlierSigmas
             updater.maxTriangulationError = configuration.maxTriangulationError
+            updater.lenses = lenses
             let (outcome, _) = updater.update(&s, tracks: selected)
             recordUpdate(used: outcome.used, rejected: outcome.rejected)
             if outcome.used > 0 { health.framesSinceTrackUpdate = 0 }

@@ -14,6 +14,11 @@ struct EstimatorCore {
     /// The camera extrinsics: the calibration's, then the filter's latest estimates when they are
     /// estimated online (kept across resets, like the time offset).
     var rig: CameraRig
+    /// The cameras' calibrated models, for online intrinsic calibration.
+    let lenses: [LensIntrinsics]
+    /// Intrinsic offsets from the calibration: the filter's latest estimates when the intrinsics
+    /// are estimated online (kept across resets, like the extrinsics), empty otherwise.
+    var intrinsicOffsets: [SIMD8<Double>] = []
     let camera0Model: any CameraModel
     let noise: IMUNoise
     /// Camera–IMU time offset before any estimate: the calibration's `timeshift_cam_imu`, or 0.
@@ -45,11 +50,13 @@ struct EstimatorCore {
         let frontEnd = configuration.frontEnd
         if let camera1 {
             let cam1 = try camera1.makeCameraModel()
+            lenses = [LensIntrinsics(model: cam0), LensIntrinsics(model: cam1)]
             let T_c1_c0 = camera1.T_body_camera.inverse * camera0.T_body_camera
             isStereo = true
             makeTracker = { FeatureTracker(camera: cam0, rightCamera: cam1, T_right_left: T_c1_c0, configuration: frontEnd) }
         } else {
             isStereo = false
+            lenses = [LensIntrinsics(model: cam0)]
             makeTracker = { FeatureTracker(camera: cam0, configuration: frontEnd) }
         }
         tracker = makeTracker()
@@ -124,9 +131,15 @@ struct EstimatorCore {
                 memory.frameCounter += 1
                 let rate = (gyroNow ?? s.biasGyro) - s.biasGyro
                 StateHelper.augmentClone(&s, frame: memory.frameCounter, angularVelocityWorld: s.rotation * rate)
-                features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo)
+                let turnNoise = configuration.turnRateNoise + configuration.readoutTurnRateNoise * (rollingShutter?.readout ?? 0)
+                if turnNoise > 0 {
+                    let extra = turnNoise * rate.norm / configuration.pixelNoiseSigma
+                    s.clones[s.clones.count - 1].noiseScale = (1 + extra * extra).squareRoot()
+                }
+                features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo, readout: rollingShutter)
                 runUpdates(&s, current: frame)
                 rig = s.rig
+                intrinsicOffsets = s.intrinsicOffsets
             }
             health.framesSinceInit += 1
             if isDiverged(s) || isVisuallyInconsistent {

@@ -57,6 +57,7 @@ extension EstimatorCore {
         result.timeOffset = s.timeOffset
         result.cameraExtrinsics = extrinsics
         result.extrinsicsEstimated = s.calibratedCameras > 0
+        result.cameraIntrinsics = (0..<s.intrinsicCameras).map { lenses[$0].values(offset: s.intrinsicOffsets[$0]) }
         return result
     }
 }

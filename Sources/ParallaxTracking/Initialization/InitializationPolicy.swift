@@ -73,10 +73,14 @@ extension EstimatorCore {
             nav.T_world_body = RigidTransform(rotationMatrix: rz * r, translation: anchor.position)
         }
         let offset = configuration.timeOffset, extrinsics = configuration.extrinsics
+        let mode: TrackerConfiguration.Mode = isStereo ? .stereo : .mono
         var s = FilterState(navigation: nav, uncertainty: uncertainty, timeOffset: startup.timeOffset ?? initialTimeOffset,
                             timeOffsetSigma: offset.estimate ? offset.priorSigma : 0, rig: rig,
-                            extrinsicSigmas: extrinsics.isEstimated(in: isStereo ? .stereo : .mono)
-                                ? (extrinsics.rotationSigma, extrinsics.translationSigma) : nil)
+                            extrinsicSigmas: extrinsics.isEstimated(in: mode)
+                                ? (extrinsics.rotationSigma, extrinsics.translationSigma) : nil,
+                            intrinsicOffsets: intrinsicOffsets,
+                            intrinsicSigmas: configuration.intrinsics.isEstimated(in: mode)
+                                ? configuration.intrinsics.standardDeviations : nil)
         s.timestamp = min(nav.timestamp, t)
         state = s
         health.framesSinceInit = 0

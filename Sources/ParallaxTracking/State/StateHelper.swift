@@ -86,7 +86,8 @@ enum StateHelper {
         }
         state.covariance = p
         state.clones.append(Clone(frame: frame, timestamp: state.timestamp, rotation: state.rotation,
-                                  position: state.position, rotationFE: state.rotation, positionFE: state.position))
+                                  position: state.position, rotationFE: state.rotation, positionFE: state.position,
+                                  velocity: state.velocity))
     }
 
     /// Removes clone `k` and its rows and columns: marginalising a Gaussian is deleting its block.

@@ -5,11 +5,12 @@ import ParallaxMath
 /// The EKF update itself is ``StateHelper/update(_:jacobian:columns:residual:noiseVariance:structure:)``.
 enum UpdaterHelper {
     /// One feature's stacked measurement model `r = H_x δx + H_f δX + n` over the state blocks it
-    /// involves: the estimated camera extrinsics (if any) and the clones that saw it.
+    /// involves: the estimated camera extrinsics and intrinsics (if any) and the clones that saw it.
     struct FeatureLinearization {
-        /// State blocks of 6 columns each, in Jacobian order: first the calibrated cameras (block
-        /// `i` for camera `i`), then the clones that saw the feature (block `calibrated + k` for
-        /// clone `k`), in observation order (distinct frames).
+        /// State blocks of 6 columns each, in Jacobian order: first the calibration blocks (camera
+        /// `i`'s extrinsics at block `i`, its intrinsics at `calibratedCameras + i`), then the clones
+        /// that saw the feature (block `calibrationBlocks + k` for clone `k`), in observation order
+        /// (distinct frames).
         var involved: [Int]
         /// Rows: 2 per camera observation.
         var rows: Int
@@ -32,15 +33,19 @@ enum UpdaterHelper {
     /// ∂p_cam/∂δp = −R_wcᵀ. For an estimated extrinsic (R_bc = Exp(δθ_e) R̂_bc, p_bc = p̂_bc + δp_e;
     /// Li & Mourikis IJRR 2013 §IV, OpenVINS's `get_feature_jacobian_full`), with q = R_wbᵀ(X − p_wb) − p_bc
     /// the point relative to the camera in body axes, p_cam = R_bcᵀ q gives ∂p_cam/∂δθ_e = R̂_bcᵀ [q]×
-    /// and ∂p_cam/∂δp_e = −R̂_bcᵀ (current extrinsic estimate, clone at its first estimate).
+    /// and ∂p_cam/∂δp_e = −R̂_bcᵀ (current extrinsic estimate, clone at its first estimate). For
+    /// estimated intrinsics the observations must already be moved to the current estimate
+    /// (``LensIntrinsics/corrected(_:offset:)``), and the block is −G (``LensIntrinsics``).
     /// Returns nil when the point is (nearly) behind a camera in either estimate.
-    static func linearize(_ obs: [Observation], point x: Vector3, cloneIndex: [Int: Int], state: FilterState) -> FeatureLinearization? {
-        let rig = state.rig, calibrated = state.calibratedCameras
+    static func linearize(_ obs: [Observation], point x: Vector3, cloneIndex: [Int: Int], state: FilterState,
+                          lenses: [LensIntrinsics] = []) -> FeatureLinearization? {
+        let rig = state.rig, calibrated = state.calibratedCameras, blocks = state.calibrationBlocks
+        let intrinsic = min(state.intrinsicCameras, lenses.count)
         guard let clones = try? obs.map({ o -> Int in
             guard let k = cloneIndex[o.frame] else { throw MissingClone() }
             return k
         }) else { return nil }
-        let involved = Array(0..<calibrated) + clones.map { calibrated + $0 }
+        let involved = Array(0..<blocks) + clones.map { blocks + $0 }
         let c = involved.count * 6
         let m = obs.reduce(0) { $0 + ($1.right != nil && rig.hasRight ? 4 : 2) }
         var hx = [Double](repeating: 0, count: m * c)
@@ -49,14 +54,16 @@ enum UpdaterHelper {
         var row = 0
         for (k, o) in obs.enumerated() {
             let clone = state.clones[clones[k]]
-            let cloneCol = 6 * (calibrated + k)
+            let cloneCol = 6 * (blocks + k)
             for cam in (o.right != nil && rig.hasRight) ? [0, 1] : [0] {
                 let z = cam == 0 ? o.left : (o.right ?? o.left)
+                // Rolling shutter: the row was read `delay` after the clone's time.
+                let shift = clone.velocity * (cam == 0 ? o.leftDelay : o.rightDelay)
                 // Residual with current estimates.
-                let (rc, pc) = rig.cameraPose(cam, bodyRotation: clone.rotation, bodyPosition: clone.position)
+                let (rc, pc) = rig.cameraPose(cam, bodyRotation: clone.rotation, bodyPosition: clone.position + shift)
                 let pCam = rc.transpose * (x - pc)
                 // Jacobians with first estimates.
-                let (rcF, pcF) = rig.cameraPose(cam, bodyRotation: clone.rotationFE, bodyPosition: clone.positionFE)
+                let (rcF, pcF) = rig.cameraPose(cam, bodyRotation: clone.rotationFE, bodyPosition: clone.positionFE + shift)
                 let pCamF = rcF.transpose * (x - pcF)
                 guard pCam.z > 0.05, pCamF.z > 0.05 else { continue }
                 r[row] = z.x - pCam.x / pCam.z
@@ -65,7 +72,7 @@ enum UpdaterHelper {
                 let d0 = Vector3(iz, 0, -pCamF.x * iz * iz)
                 let d1 = Vector3(0, iz, -pCamF.y * iz * iz)
                 let jf0 = rcF * d0, jf1 = rcF * d1   // rows of d·R_wcᵀ as vectors
-                let skew = Matrix3.skew(x - clone.positionFE)
+                let skew = Matrix3.skew(x - clone.positionFE - shift)
                 let jt0 = skew.transpose * jf0, jt1 = skew.transpose * jf1
                 for a in 0..<3 {
                     hf[row * 3 + a] = jf0[a]
@@ -77,7 +84,7 @@ enum UpdaterHelper {
                 }
                 if cam < calibrated {
                     let (rbc, pbc) = rig.extrinsics(cam)
-                    let q = clone.rotationFE.transpose * (x - clone.positionFE) - pbc
+                    let q = clone.rotationFE.transpose * (x - clone.positionFE - shift) - pbc
                     let u0 = rbc * d0, u1 = rbc * d1          // rows of d·R_bcᵀ as vectors
                     let qs = Matrix3.skew(q).transpose
                     let je0 = qs * u0, je1 = qs * u1
@@ -87,6 +94,23 @@ enum UpdaterHelper {
                         hx[(row + 1) * c + col + a] = je1[a]
                         hx[row * c + col + 3 + a] = -u0[a]
                         hx[(row + 1) * c + col + 3 + a] = -u1[a]
+                    }
+                }
+                if cam < intrinsic {
+                    let (g0, g1) = lenses[cam].sensitivity(at: z)
+                    let col = 6 * (calibrated + cam)
+                    for a in 0..<LensIntrinsics.dimension {
+                        hx[row * c + col + a] = -g0[a]
+                        hx[(row + 1) * c + col + a] = -g1[a]
+                    }
+                }
+                if clone.noiseScale != 1 {
+                    // Whitening: the rows of a noisier clone are scaled to the common σ.
+                    let w = 1 / clone.noiseScale
+                    for rr in row..<(row + 2) {
+                        r[rr] *= w
+                        for a in 0..<3 { hf[rr * 3 + a] *= w }
+                        for a in 0..<c { hx[rr * c + a] *= w }
                     }
                 }
                 row += 2

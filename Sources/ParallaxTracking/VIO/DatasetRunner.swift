@@ -33,6 +33,9 @@ public struct DatasetRunner {
         /// Each camera's `T_body_camera` estimated online, at the last tracked frame (empty when the
         /// extrinsics were held at the calibration's values: mono by default).
         public var finalExtrinsics: [RigidTransform] = []
+        /// Each camera's intrinsics `[fx, fy, cx, cy, k1, k2]` estimated online, at the last tracked
+        /// frame (empty when held at the calibration's values: the default).
+        public var finalIntrinsics: [[Double]] = []
         /// Each camera's `T_body_camera` as the calibration states it (the estimate's starting point).
         public var calibratedExtrinsics: [RigidTransform] = []
         /// Ground truth, when the source has it.
@@ -85,7 +88,10 @@ public struct DatasetRunner {
         // Only the images the estimator reads are decoded (cam1 of a stereo source tracked mono is not).
         let ahead = decodeAhead
             ? DecodeAheadIterator(events, cameras: estimator.configuration.mode == .stereo ? [0, 1] : [0]) : nil
-        let decoded: any SensorEventIterator = ahead ?? events
+        // Each frame waits for the IMU to pass its exposure time (t_cam + t_d) on the IMU clock.
+        var offset = source.cameras.first?.timeOffset ?? 0
+        let waited = IMULookaheadIterator(ahead ?? events) { offset + IMULookaheadIterator.margin }
+        let decoded: any SensorEventIterator = waited
         // Paced after decoding, so each frame is handed over at its time with its pixels ready.
         let iterator: any SensorEventIterator = pace.map { PacedEventIterator(decoded, speed: $0) } ?? decoded
         var gt: [TrajectoryPose] = []
@@ -100,6 +106,7 @@ public struct DatasetRunner {
                 gt.append(TrajectoryPose(time: g.timestamp, timeNs: g.timestampNs, T_world_body: g.T_world_body))
             case .frame(let f):
                 var r = try estimator.process(frame: f)
+                if r.T_world_body != nil { offset = r.timeOffset }
                 // Decoded ahead: the decoding cost is the producer thread's, not the hand-over's.
                 if let ms = ahead?.lastFrameDecodeMilliseconds { r.timings.decode = ms }
                 if firstFrame == nil { firstFrame = f.timestamp }
@@ -118,6 +125,7 @@ public struct DatasetRunner {
                     summary.trajectory.poses.append(TrajectoryPose(time: r.timestamp + r.timeOffset, timeNs: timeNs, T_world_body: T))
                     summary.finalTimeOffset = r.timeOffset
                     summary.finalExtrinsics = r.extrinsicsEstimated ? r.cameraExtrinsics : []
+                    summary.finalIntrinsics = r.cameraIntrinsics
                 }
                 summary.decodeMs.append(r.timings.decode)
                 summary.frontEndMs.append(r.timings.frontEnd)

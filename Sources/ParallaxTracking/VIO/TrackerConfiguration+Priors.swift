@@ -83,6 +83,31 @@ extension TrackerConfiguration {
         public func isEstimated(in mode: Mode) -> Bool { modes.contains(mode) }
     }
 
+    /// Online calibration of each camera's intrinsics (OpenVINS's `calib_cam_intrinsics`): the pinhole
+    /// focal lengths and principal point and the first two distortion coefficients (``LensIntrinsics``).
+    public struct IntrinsicsEstimation: Sendable, Equatable {
+        /// The tracking modes in which the intrinsics are filter states (empty keeps the
+        /// calibration's values everywhere).
+        public var modes: Set<Mode> = []
+        /// Prior standard deviation (pixels) of fx and fy.
+        public var focalSigma = 1.0
+        /// Prior standard deviation (pixels) of cx and cy.
+        public var principalPointSigma = 1.0
+        /// Prior standard deviation of k1 and k2.
+        public var distortionSigma = 0.002
+
+        /// The default: fixed everywhere.
+        public init() {}
+
+        /// Whether the intrinsics are estimated in `mode`.
+        public func isEstimated(in mode: Mode) -> Bool { modes.contains(mode) }
+
+        /// The six prior σ in state order: fx, fy, cx, cy, k1, k2.
+        var standardDeviations: [Double] {
+            [focalSigma, focalSigma, principalPointSigma, principalPointSigma, distortionSigma, distortionSigma]
+        }
+    }
+
     /// Priors of the filter's first state, per way of starting.
     public struct InitializationPriors: Sendable, Equatable {
         /// After a static start: gravity and gyro bias from a still IMU window, zero velocity.

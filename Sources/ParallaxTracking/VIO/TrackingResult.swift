@@ -65,6 +65,9 @@ public struct TrackingResult: Sendable {
     public var cameraExtrinsics: [RigidTransform] = []
     /// True when ``cameraExtrinsics`` are the filter's online estimates (false: the calibration's).
     public var extrinsicsEstimated = false
+    /// The filter's online intrinsics per camera, `[fx, fy, cx, cy, k1, k2]`, when they are estimated
+    /// (empty otherwise: the calibration's values hold).
+    public var cameraIntrinsics: [[Double]] = []
     /// ``timestampNs`` moved to the IMU clock (the time of the pose).
     public var poseTimestampNs: Int64 { timestampNs + Int64((timeOffset * 1e9).rounded()) }
 
