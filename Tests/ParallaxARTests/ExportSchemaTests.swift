@@ -64,7 +64,10 @@ import Testing
     @Test func trackingExportFollowsTheSameSchema() throws {
         let schema = try JSONSchemaSubset(contentsOf: Self.schemaURL)
         let data = try EuRoCDataset(url: TestData.sample)
-        let runner = try DatasetRunner(dataset: data, configuration: TrackerConfiguration(mode: .mono))
+        // The sample is mono: intrinsics estimated there too, so lines carry "calibration".
+        var configuration = TrackerConfiguration(mode: .mono)
+        configuration.intrinsics.modes = [.mono]
+        let runner = try DatasetRunner(dataset: data, configuration: configuration)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-schema-tracking-\(getpid()).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
         var exporter = try TrackingFrameExporter(path: url.path, camera: data.cameras[0])
@@ -80,6 +83,7 @@ import Testing
             do { try schema.validate(object) } catch { Issue.record("line \(i + 1): \(error)") }
             #expect((object["featurePoints"] as? [Any])?.count == pointCounts[i], "line \(i + 1)")
         }
+        #expect(objects.contains { $0["calibration"] != nil }, "no line carries the online calibration")
     }
 
     @Test func validatorRejectsTheOldDialect() throws {

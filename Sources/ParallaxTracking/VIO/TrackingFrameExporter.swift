@@ -63,16 +63,32 @@ public struct TrackingFrameExporter {
                 return "[\(p.id), \(style.number(q.x)), \(style.number(q.y)), \(style.number(q.z))]"
             }
         }
+        // The filter's online intrinsics when it estimates them, else the calibration's.
         let k = camera.intrinsics
+        let intrinsics = r.cameraIntrinsics.first.map { Array($0.prefix(4)) } ?? [k.fu, k.fv, k.cu, k.cv]
         var s = Self.lineHead(timestampNs: r.timestampNs, time: r.timestamp, transform: transform,
-                              intrinsics: [k.fu, k.fv, k.cu, k.cv], resolution: (camera.width, camera.height),
+                              intrinsics: intrinsics, resolution: (camera.width, camera.height),
                               trackingState: r.trackingState, eulerAngles: euler)
         s += "\"featurePoints\": [" + points.joined(separator: ", ") + "], "
         s += "\"anchorEvents\": {\"added\": [], \"updated\": [], \"removed\": []}, "
         s += "\"lightEstimate\": null, "
         // Camera–IMU time offset in use (s, timeshift_cam_imu): the pose is at time + offset on the IMU clock.
-        s += String(format: "\"timeOffset\": %.9f}", r.timeOffset)
+        s += String(format: "\"timeOffset\": %.9f", r.timeOffset)
+        s += calibration(r, style: style) + "}"
         return s
+    }
+
+    /// `, "calibration": {...}` with what the filter estimates online (each camera's `T_body_camera`
+    /// row-major when the extrinsics are estimated, `[fx, fy, cx, cy, k1, k2]` when the intrinsics
+    /// are); empty when it estimates neither.
+    func calibration(_ r: TrackingResult, style: JSONNumberStyle) -> String {
+        guard r.extrinsicsEstimated || !r.cameraIntrinsics.isEmpty else { return "" }
+        let extrinsics = r.extrinsicsEstimated ? r.cameraExtrinsics.map { e in
+            "[" + (0..<4).flatMap { i in (0..<4).map { style.number(e.matrix[i, $0]) } }.joined(separator: ", ") + "]"
+        } : []
+        let intrinsics = r.cameraIntrinsics.map { "[" + $0.map(style.number).joined(separator: ", ") + "]" }
+        return ", \"calibration\": {\"cameraExtrinsics\": [" + extrinsics.joined(separator: ", ")
+            + "], \"cameraIntrinsics\": [" + intrinsics.joined(separator: ", ") + "]}"
     }
 
     /// The start of a `frames.jsonl` line, shared by every writer of the schema (this one and the
