@@ -17,9 +17,9 @@ import ParallaxImaging
         root.appendingPathComponent("mav0/cam0/data/1700000000000000000.png")
     }
 
-    @Test func replayRefusesStereoStampsThatNeverPair() throws {
+    /// A copy of the sample with a cam1 whose every stamp is 3 ms after cam0's (no pair matches).
+    private func unpairedStereoCopy() throws -> URL {
         let root = try sampleCopy()
-        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
         let mav0 = root.appendingPathComponent("mav0")
         let cam1 = mav0.appendingPathComponent("cam1")
         try FileManager.default.createDirectory(at: cam1, withIntermediateDirectories: true)
@@ -34,7 +34,15 @@ import ParallaxImaging
                 return "\(t + 3_000_000)\(line[comma...])"
             }
         try (rows.joined(separator: "\n") + "\n").write(to: cam1.appendingPathComponent("data.csv"), atomically: true, encoding: .utf8)
-        let replay = try CommandRunner.run(["replay", root.path])
+        return root
+    }
+
+    /// Tracking alone and the AR session (which drives the tracker itself) both run the stream checks.
+    @Test(arguments: [[String](), ["--planes"]])
+    func replayRefusesStereoStampsThatNeverPair(extra: [String]) throws {
+        let root = try unpairedStereoCopy()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let replay = try CommandRunner.run(["replay", root.path] + extra)
         #expect(replay.status == 1)
         #expect(replay.stderr.contains("mav0/cam1/data.csv: no cam1 timestamp equals a cam0 timestamp (median offset +3.000 ms)"),
                 "\(replay.stderr)")

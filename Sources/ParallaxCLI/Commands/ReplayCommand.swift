@@ -68,6 +68,8 @@ struct ReplayCommand: ParsableCommand {
     /// (in `mode`) and the tracking figures are read from its results.
     private func runOnePass(_ data: EuRoCDataset, mode: TrackerConfiguration.Mode) throws {
         var tally = TrackingTally()
+        // The same stream checks as the tracking-only path (stereo pairing, baseline, time ranges).
+        for w in try data.checkTimelines(stereo: mode == .stereo) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         try ar.run(dataset: input.url, export: export, from: range.from, to: range.to, trackerMode: mode) { tally.add($0) }
         if let trajectory { try TUMTrajectory.write(tally.trajectory, to: URL(fileURLWithPath: trajectory)) }
         print(tally.report(mode: mode))
