@@ -37,7 +37,9 @@ public final class Session {
     private var iterator: (any SensorEventIterator)?
     private var source: (any PoseSource)?
     private var undistorter: ImageUndistorter?
-    private var T_A_W: RigidTransform?
+    var T_A_W: RigidTransform?
+    /// The world-map layer (Session+WorldMap.swift); nil until the first frame.
+    var worldMapping: SessionWorldMapping?
     private var identifiers: AnchorIdentifierGenerator
     private var userAnchors: [WorldAnchor] = []
     var planes: PlaneTracker?
@@ -93,6 +95,7 @@ public final class Session {
             iterator = nil
             source = nil
             T_A_W = nil
+            worldMapping = nil
             landmarks.removeAll()
             lastTrackingResult = nil
             lastTrackingState = nil
@@ -225,7 +228,8 @@ public final class Session {
         lastFrameNs = event.timestampNs
         let raw = try event.loadGray8(0) ?? GrayImage(width: calibration.width, height: calibration.height, fill: 0)
         let right = dataset.isStereo && source.usesRightImage ? try event.loadGray8(1) : nil
-        let output = try source.process(frame: event, image: raw, rightImage: right)
+        let output = try mapped(try source.process(frame: event, image: raw, rightImage: right), image: raw,
+                                timestamp: event.timestamp, calibration: calibration)
         self.source = source
         lastTrackingResult = output.tracking
 
@@ -261,9 +265,11 @@ public final class Session {
                                        planes: planeAnchors.keys.sorted().compactMap { planeAnchors[$0] })
             lightEstimator = estimator
         }
-        return Frame(timestamp: event.timestamp, timestampNs: event.timestampNs, capturedImage: captured,
-                     camera: camera, anchors: anchors, lightEstimate: light, rawFeaturePoints: cloud,
-                     worldUp: T_A_W?.rotate(Vector3(0, 0, 1)) ?? Vector3(0, 1, 0))
+        var frame = Frame(timestamp: event.timestamp, timestampNs: event.timestampNs, capturedImage: captured,
+                          camera: camera, anchors: anchors, lightEstimate: light, rawFeaturePoints: cloud,
+                          worldUp: T_A_W?.rotate(Vector3(0, 0, 1)) ?? Vector3(0, 1, 0))
+        frame.worldMappingStatus = worldMappingStatus
+        return frame
     }
 }
 
