@@ -71,7 +71,7 @@ let package = Package(
         // World maps: keyframes, binary descriptors, relocalization (docs/world-maps.md).
         .target(
             name: "ParallaxMapping",
-            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxVision", "ParallaxTracking"]),
+            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking"]),
         .target(
             name: "ParallaxAR",
             dependencies: [
@@ -118,7 +118,7 @@ let package = Package(
             dependencies: [
                 "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
                 "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
-                "ParallaxAR", "ParallaxARView", "ParallaxEvaluation",
+                "ParallaxAR", "ParallaxARView", "ParallaxEvaluation", "ParallaxMapping",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -149,6 +149,7 @@ let package = Package(
             name: "ParallaxMappingTests",
             dependencies: [
                 "ParallaxMapping", "ParallaxAR", "ParallaxTracking", "ParallaxVision", "ParallaxDatasets", "ParallaxSimulation",
+                "ParallaxEvaluation",
                 "ParallaxSceneGraph", "ParallaxImaging", "ParallaxMath",
             ]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph", "ParallaxMath"]),

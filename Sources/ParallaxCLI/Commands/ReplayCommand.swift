@@ -25,10 +25,17 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "AR session")
     var ar: ARReplayOptions
 
+    @OptionGroup(title: "World map")
+    var map: MapOptions
+
     func run() throws {
         let data = try input.open(policy: .lenient)
         let mode = try cameras.mode(for: data, named: input.dataset)
         try range.check(against: data, named: input.dataset)
+        if map.isRequested {
+            try map.run(dataset: input.url, from: range.from, to: range.to, trackerMode: mode)
+            return
+        }
         if ar.isRequested && ar.poses.poseSource == .tracking {
             try runOnePass(data, mode: mode)
             return

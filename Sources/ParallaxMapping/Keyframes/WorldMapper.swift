@@ -19,9 +19,9 @@ public enum WorldMappingStatus: String, Sendable, Equatable, CaseIterable {
 /// Settings of ``WorldMapper``.
 public struct WorldMapperConfiguration: Sendable {
     /// A new keyframe needs no existing keyframe within this distance (m) …
-    public var keyframeDistance = 0.25
+    public var keyframeDistance = 0.1
     /// … looking within this angle (rad) of the same way: the map grows with area, not time.
-    public var keyframeAngle = 20.0 * Double.pi / 180
+    public var keyframeAngle = 10.0 * Double.pi / 180
     /// Shortest time between keyframes (s).
     public var keyframeInterval = 0.25
     /// Fewest described points for a keyframe.
@@ -55,6 +55,8 @@ public struct MappingOutput: Sendable {
     public var milliseconds: Double
     /// True when this frame became a keyframe.
     public var addedKeyframe: Bool
+    /// The relocalization attempt made on this frame, if any.
+    public var attempt: Relocalizer.Attempt? = nil
 }
 
 /// The mapping layer over the tracker's odometry (VINS-Mono's relocalization model): keyframes with
@@ -81,6 +83,7 @@ public final class WorldMapper {
     private var aligned: Bool
     private var hadPose = false
     private var limitedSince: Double?
+    private var blindStretchHandled = false
     private var refineUntil: Double?
     private var frameCounter = 0
     private var unalignedSince: Double?
@@ -104,6 +107,7 @@ public final class WorldMapper {
         let start = threadMilliseconds()
         frameCounter += 1
         var relocalized = false, added = false
+        var attempt: Relocalizer.Attempt?
         guard let T_oc = T_odom_camera else {
             if hadPose, !database.keyframes.isEmpty { aligned = false }  // the tracker reset: a new segment
             hadPose = false
@@ -112,10 +116,14 @@ public final class WorldMapper {
         hadPose = true
         if trackingState == .normal {
             limitedSince = nil
+            blindStretchHandled = false
         } else {
             if limitedSince == nil { limitedSince = timestamp }
-            if let since = limitedSince, timestamp - since > configuration.blindLimit, !database.keyframes.isEmpty {
+            // Once per limited stretch: the odometry coasted, so place the segment again.
+            if let since = limitedSince, timestamp - since > configuration.blindLimit, !blindStretchHandled,
+               !database.keyframes.isEmpty {
                 aligned = false
+                blindStretchHandled = true
             }
         }
         if aligned { unalignedSince = nil } else if unalignedSince == nil { unalignedSince = timestamp }
@@ -134,6 +142,7 @@ public final class WorldMapper {
                 relocalizationCount += 1
             }
             relocalizationMilliseconds.append(threadMilliseconds() - t0)
+            attempt = relocalizer.lastAttempt
         }
         let T_wc = T_world_odom * T_oc
         var status: WorldMappingStatus = .limited
@@ -150,7 +159,9 @@ public final class WorldMapper {
                 }
             }
         }
-        return output(status, start: start, relocalized: relocalized, added: added)
+        var out = output(status, start: start, relocalized: relocalized, added: added)
+        out.attempt = attempt
+        return out
     }
 
     private func output(_ status: WorldMappingStatus, start: Double, relocalized: Bool, added: Bool) -> MappingOutput {
@@ -168,6 +179,19 @@ public final class WorldMapper {
             pixels.append(uv)
             kept.append(p)
         }
+        // Describe at the detected corner nearest each projection (within 3 px): the query side
+        // describes detected corners too, so both see the same image positions.
+        let corners = relocalizer.detectCorners(image)
+        var snapped: [Vector2] = []
+        var snappedPoints: [TrackedFeaturePoint] = []
+        for (uv, p) in zip(pixels, kept) {
+            guard let nearest = corners.min(by: { (($0 - uv) * ($0 - uv)).sum() < (($1 - uv) * ($1 - uv)).sum() }),
+                  ((nearest - uv) * (nearest - uv)).sum() <= 9 else { continue }
+            snapped.append(nearest)
+            snappedPoints.append(p)
+        }
+        pixels = snapped
+        kept = snappedPoints
         let described = relocalizer.extractor.describe(image, at: pixels)
         guard described.count >= configuration.minimumKeyframePoints else { return false }
         let points = described.map { d in
