@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "ParallaxAR", targets: ["ParallaxAR"]),
         .library(name: "ParallaxARView", targets: ["ParallaxARView"]),
         .library(name: "ParallaxSimulation", targets: ["ParallaxSimulation"]),
+        .library(name: "ParallaxMapping", targets: ["ParallaxMapping"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -67,9 +68,15 @@ let package = Package(
         .target(name: "ParallaxVision", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets"]),
         .target(name: "ParallaxTracking", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision"]),
 
+        // World maps: keyframes, binary descriptors, relocalization (docs/world-maps.md).
+        .target(
+            name: "ParallaxMapping",
+            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking"]),
         .target(
             name: "ParallaxAR",
-            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking"]),
+            dependencies: [
+                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking", "ParallaxMapping",
+            ]),
 
         // MARK: Rendering stack
         .target(name: "ParallaxSceneGraph", dependencies: ["ParallaxMath", "ParallaxImaging"]),
@@ -111,7 +118,7 @@ let package = Package(
             dependencies: [
                 "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
                 "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
-                "ParallaxAR", "ParallaxARView", "ParallaxEvaluation",
+                "ParallaxAR", "ParallaxARView", "ParallaxEvaluation", "ParallaxMapping",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -137,6 +144,13 @@ let package = Package(
             dependencies: [
                 "ParallaxARView", "ParallaxEvaluation", "ParallaxAR", "ParallaxImaging", "ParallaxMath", "ParallaxRendering",
                 "ParallaxSceneGraph", "ParallaxVision",
+            ]),
+        .testTarget(
+            name: "ParallaxMappingTests",
+            dependencies: [
+                "ParallaxMapping", "ParallaxAR", "ParallaxTracking", "ParallaxVision", "ParallaxDatasets", "ParallaxSimulation",
+                "ParallaxEvaluation",
+                "ParallaxSceneGraph", "ParallaxImaging", "ParallaxMath",
             ]),
         .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph", "ParallaxMath"]),
         .testTarget(

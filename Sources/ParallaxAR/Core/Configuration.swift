@@ -35,6 +35,9 @@ public struct WorldTrackingConfiguration: Sendable, Equatable {
     public var undistortsCapturedImage: Bool = true
     /// Whether frames carry ``Frame/rawFeaturePoints``.
     public var providesFeaturePoints: Bool = true
+    /// A saved map to relocalize in (`initialWorldMap`): the session reports `limited(relocalizing)`
+    /// until it recognises a mapped place, then tracks in the map's world with its anchors.
+    public var initialWorldMap: WorldMap?
 
     /// The default configuration (no plane detection, like ARKit).
     public init() {}

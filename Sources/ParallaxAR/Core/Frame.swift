@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxImaging
+import ParallaxMapping
 import ParallaxMath
 
 /// 3D feature points seen in a frame (`ARPointCloud`), AR world coordinates.
@@ -38,6 +39,8 @@ public struct Frame: Sendable {
     /// the first camera's view of "up" with ``WorldAlignment/camera``. Used by hit tests that
     /// estimate horizontal and vertical planes.
     public var worldUp: Vector3
+    /// How well the world map covers this view (`ARFrame.worldMappingStatus`).
+    public var worldMappingStatus: WorldMappingStatus = .notAvailable
 
     /// Creates a frame.
     public init(timestamp: Double, timestampNs: Int64, capturedImage: AnyImage, camera: Camera,

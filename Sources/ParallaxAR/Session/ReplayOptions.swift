@@ -34,16 +34,20 @@ public struct ReplayOptions: Sendable, Equatable {
     /// dataset and falls back to mono on one camera; nil (the default) is stereo when the dataset
     /// has two cameras. Mono also skips decoding cam1's images.
     public var trackerMode: TrackerConfiguration.Mode?
+    /// The tracker's settings (online calibration, noise, initialisation) for
+    /// ``PoseSourceKind/tracking``; nil: the defaults. ``trackerMode``, when set, overrides its mode.
+    public var trackerConfiguration: TrackerConfiguration?
 
     /// Creates options.
     public init(source: PoseSourceKind = .groundTruth, pace: ReplayPace = .asFastAsPossible,
                 startTime: Double? = nil, stopTime: Double? = nil, seed: UInt64 = 0,
-                trackerMode: TrackerConfiguration.Mode? = nil) {
+                trackerMode: TrackerConfiguration.Mode? = nil, trackerConfiguration: TrackerConfiguration? = nil) {
         self.source = source
         self.pace = pace
         self.startTime = startTime
         self.stopTime = stopTime
         self.seed = seed
         self.trackerMode = trackerMode
+        self.trackerConfiguration = trackerConfiguration
     }
 }

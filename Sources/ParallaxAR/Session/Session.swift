@@ -39,7 +39,9 @@ public final class Session {
     private var timeOffset = 0.0
     private var source: (any PoseSource)?
     private var undistorter: ImageUndistorter?
-    private var T_A_W: RigidTransform?
+    var T_A_W: RigidTransform?
+    /// The world-map layer (Session+WorldMap.swift); nil until the first frame.
+    var worldMapping: SessionWorldMapping?
     private var identifiers: AnchorIdentifierGenerator
     private var userAnchors: [WorldAnchor] = []
     var planes: PlaneTracker?
@@ -95,6 +97,7 @@ public final class Session {
             iterator = nil
             source = nil
             T_A_W = nil
+            worldMapping = nil
             landmarks.removeAll()
             lastTrackingResult = nil
             lastTrackingState = nil
@@ -203,7 +206,8 @@ public final class Session {
         switch replayOptions.source {
         case _ where isOrientationOnly: source = try OrientationPoseSource(dataset: dataset)
         case .groundTruth: source = try GroundTruthPoseSource(dataset: dataset)
-        case .tracking: source = try TrackerPoseSource(dataset: dataset, mode: replayOptions.trackerMode)
+        case .tracking: source = try TrackerPoseSource(dataset: dataset, mode: replayOptions.trackerMode,
+                                                     configuration: replayOptions.trackerConfiguration)
         }
         undistorter = try cameraCalibration.map { ImageUndistorter(lens: try $0.makeCameraModel()) }
     }
@@ -229,7 +233,8 @@ public final class Session {
         lastFrameNs = event.timestampNs
         let raw = try event.loadGray8(0) ?? GrayImage(width: calibration.width, height: calibration.height, fill: 0)
         let right = dataset.isStereo && source.usesRightImage ? try event.loadGray8(1) : nil
-        let output = try source.process(frame: event, image: raw, rightImage: right)
+        let output = try mapped(try source.process(frame: event, image: raw, rightImage: right), image: raw,
+                                timestamp: event.timestamp, calibration: calibration)
         self.source = source
         lastTrackingResult = output.tracking
         if let t = output.tracking, t.T_world_body != nil { timeOffset = t.timeOffset }
@@ -266,9 +271,11 @@ public final class Session {
                                        planes: planeAnchors.keys.sorted().compactMap { planeAnchors[$0] })
             lightEstimator = estimator
         }
-        return Frame(timestamp: event.timestamp, timestampNs: event.timestampNs, capturedImage: captured,
-                     camera: camera, anchors: anchors, lightEstimate: light, rawFeaturePoints: cloud,
-                     worldUp: T_A_W?.rotate(Vector3(0, 0, 1)) ?? Vector3(0, 1, 0))
+        var frame = Frame(timestamp: event.timestamp, timestampNs: event.timestampNs, capturedImage: captured,
+                          camera: camera, anchors: anchors, lightEstimate: light, rawFeaturePoints: cloud,
+                          worldUp: T_A_W?.rotate(Vector3(0, 0, 1)) ?? Vector3(0, 1, 0))
+        frame.worldMappingStatus = worldMappingStatus
+        return frame
     }
 }
 

@@ -11,9 +11,11 @@ import ParallaxTracking
 struct TrackerPoseSource: PoseSource {
     private let odometry: VisualInertialOdometry
 
-    init(dataset: any SensorSource, mode: TrackerConfiguration.Mode?) throws {
+    init(dataset: any SensorSource, mode: TrackerConfiguration.Mode?, configuration: TrackerConfiguration? = nil) throws {
         guard !dataset.cameras.isEmpty else { throw SessionError("\(dataset.origin): no camera") }
-        odometry = try VisualInertialOdometry(source: dataset, mode: mode ?? (dataset.isStereo ? .stereo : .mono))
+        var c = configuration ?? TrackerConfiguration()
+        c.mode = mode ?? (configuration?.mode ?? (dataset.isStereo ? .stereo : .mono))
+        odometry = try VisualInertialOdometry(source: dataset, configuration: c)
     }
 
     /// Whether cam1's image is used (so worth decoding).

@@ -44,12 +44,13 @@ struct ARReplayOptions: ParsableArguments {
 
     /// Replays `dataset` through an AR session and prints what it found. `export` receives one
     /// JSON line per frame (camera, tracking state, feature points, anchors, light estimate).
-    /// The session's tracker runs in `trackerMode`; `onTracking` hears each of its results.
-    func run(dataset: URL, export: String?, from: Double?, to: Double?, trackerMode: TrackerConfiguration.Mode,
+    /// The session's tracker runs as `tracker` says; `onTracking` hears each of its results.
+    func run(dataset: URL, export: String?, from: Double?, to: Double?, tracker: TrackerConfiguration,
              onTracking: ((TrackingResult) -> Void)? = nil) throws {
         let source = poses.poseSource
         let session = try Session(datasetAt: dataset, replay: ReplayOptions(source: source, startTime: from, stopTime: to,
-                                                                            trackerMode: trackerMode))
+                                                                            trackerMode: tracker.mode,
+                                                                            trackerConfiguration: tracker))
         var configuration = WorldTrackingConfiguration()
         configuration.planeDetection = planes || render != nil ? [.horizontal, .vertical] : []
         configuration.isLightEstimationEnabled = light || render != nil

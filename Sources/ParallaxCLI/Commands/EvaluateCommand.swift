@@ -8,7 +8,7 @@ struct EvaluateCommand: ParsableCommand {
         abstract: "Measure trajectories, plane detection, light estimation and feature tracks against ground truth.",
         subcommands: [
             EvaluateTrajectoryCommand.self, EvaluatePlanesCommand.self, EvaluateLightCommand.self,
-            EvaluateFrontEndCommand.self,
+            EvaluateFrontEndCommand.self, EvaluateMapCommand.self,
         ],
         defaultSubcommand: EvaluateTrajectoryCommand.self)
 }

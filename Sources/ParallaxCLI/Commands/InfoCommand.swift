@@ -28,6 +28,10 @@ struct InfoCommand: ParsableCommand {
     var validate = false
 
     func run() throws {
+        if MapInfo.isMapFile(input.dataset) {
+            print(try MapInfo.describe(input.dataset))
+            return
+        }
         let d = try input.open(policy: lenient ? .lenient : .strict)
         // Validation decodes every image and checks that the streams fit together; its warnings
         // (with counts) join the anomalies.

@@ -28,16 +28,23 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "Online calibration")
     var calibration: OnlineCalibrationOptions
 
+    @OptionGroup(title: "World map")
+    var map: MapOptions
+
     func run() throws {
         let data = try input.open(policy: .lenient)
         let mode = try cameras.mode(for: data, named: input.dataset)
         try range.check(against: data, named: input.dataset)
-        if ar.isRequested && ar.poses.poseSource == .tracking {
-            try runOnePass(data, mode: mode)
-            return
-        }
         var configuration = TrackerConfiguration(mode: mode)
         try calibration.apply(to: &configuration)
+        if map.isRequested {
+            try map.run(dataset: input.url, from: range.from, to: range.to, tracker: configuration)
+            return
+        }
+        if ar.isRequested && ar.poses.poseSource == .tracking {
+            try runOnePass(data, tracker: configuration)
+            return
+        }
         let runner = try DatasetRunner(dataset: data, configuration: configuration)
         for w in runner.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
@@ -60,17 +67,18 @@ struct ReplayCommand: ParsableCommand {
         }
         if ar.isRequested {
             print("")
-            try ar.run(dataset: input.url, export: export, from: range.from, to: range.to, trackerMode: mode)
+            try ar.run(dataset: input.url, export: export, from: range.from, to: range.to, tracker: configuration)
         }
     }
 
     /// AR features with tracked poses: one pass, in which the AR session drives the tracker
-    /// (in `mode`) and the tracking figures are read from its results.
-    private func runOnePass(_ data: EuRoCDataset, mode: TrackerConfiguration.Mode) throws {
+    /// (configured as `tracker`) and the tracking figures are read from its results.
+    private func runOnePass(_ data: EuRoCDataset, tracker: TrackerConfiguration) throws {
+        let mode = tracker.mode
         var tally = TrackingTally()
         // The same stream checks as the tracking-only path (stereo pairing, baseline, time ranges).
         for w in try data.checkTimelines(stereo: mode == .stereo) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
-        try ar.run(dataset: input.url, export: export, from: range.from, to: range.to, trackerMode: mode) { tally.add($0) }
+        try ar.run(dataset: input.url, export: export, from: range.from, to: range.to, tracker: tracker) { tally.add($0) }
         if let trajectory { try TUMTrajectory.write(tally.trajectory, to: URL(fileURLWithPath: trajectory)) }
         print(tally.report(mode: mode))
         if let eval = try tally.evaluation(against: data) {

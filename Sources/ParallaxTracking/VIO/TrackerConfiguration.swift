@@ -2,7 +2,7 @@ import ParallaxMath
 import ParallaxVision
 
 /// Settings of ``VisualInertialOdometry``.
-public struct TrackerConfiguration: Sendable {
+public struct TrackerConfiguration: Sendable, Equatable {
     /// Which cameras the estimator uses.
     public enum Mode: String, Sendable, CaseIterable {
         /// cam0 only.

@@ -5,11 +5,20 @@ extension VisualInertialOdometry {
     /// - Throws: ``DatasetError`` when the source has no camera, ``TrackingError/unsupportedCamera(_:)``
     ///   when a calibration cannot be modelled.
     public convenience init(source: any SensorSource, mode: TrackerConfiguration.Mode) throws {
+        var c = TrackerConfiguration()
+        c.mode = mode
+        try self.init(source: source, configuration: c)
+    }
+
+    /// Creates an estimator for a source's sensors with a full configuration; its stereo mode
+    /// needs two cameras (else mono is used).
+    /// - Throws: as ``init(source:mode:)``.
+    public convenience init(source: any SensorSource, configuration: TrackerConfiguration) throws {
         guard let camera0 = source.cameras.first else {
             throw DatasetError(.layout, file: source.origin, "has no camera; tracking needs one")
         }
-        var c = TrackerConfiguration()
-        c.mode = source.isStereo ? mode : .mono
+        var c = configuration
+        if !source.isStereo { c.mode = .mono }
         try self.init(configuration: c, camera0: camera0,
                       camera1: source.cameras.count > 1 ? source.cameras[1] : nil, imu: source.imu)
     }

@@ -1,7 +1,7 @@
 import ParallaxMath
 
 /// Configuration of ``FeatureTracker``.
-public struct FeatureTrackerConfiguration: Sendable {
+public struct FeatureTrackerConfiguration: Sendable, Equatable {
     /// Target number of features per frame.
     public var maxFeatures: Int = 150
     /// Pyramid depth built per image (KLT uses ``klt``'s `levels` of them).

@@ -23,7 +23,7 @@ public struct Corner: Sendable, Equatable {
 /// of a tracked (or already selected) feature; candidates are then accepted strongest
 /// first, above `max(minScore, qualityLevel × best)`, up to the requested count. Ties
 /// are broken by cell index, so the result is deterministic.
-public struct GridCornerDetector: Sendable {
+public struct GridCornerDetector: Sendable, Equatable {
     /// Grid columns.
     public var gridColumns: Int
     /// Grid rows.

@@ -18,7 +18,7 @@ import ParallaxMath
 ///
 /// Bilinear sampling: the warp is a pure translation, so the four bilinear weights are the
 /// same for every window pixel and are computed once per iteration.
-public struct LucasKanadeTracker: Sendable {
+public struct LucasKanadeTracker: Sendable, Equatable {
     /// Window half-size `r`; the window is `(2r + 1)²` (7 → 15×15).
     public var windowRadius: Int
     /// Pyramid levels used (capped by the pyramids' depth); 3 handles ~±25 px at level 0

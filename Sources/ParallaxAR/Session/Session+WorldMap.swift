@@ -1,0 +1,67 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxImaging
+import ParallaxMapping
+import ParallaxMath
+import ParallaxTracking
+import ParallaxVision
+
+/// The session's mapping layer: the mapper and its latest answer.
+final class SessionWorldMapping {
+    let mapper: WorldMapper
+    var last: MappingOutput?
+    /// True when the session started from a loaded map (relocalizing until it is found).
+    let fromLoadedMap: Bool
+
+    init(mapper: WorldMapper, fromLoadedMap: Bool) {
+        self.mapper = mapper
+        self.fromLoadedMap = fromLoadedMap
+    }
+}
+
+extension Session {
+    /// The current world map (`ARSession.getCurrentWorldMap`): keyframes, map points and user anchors.
+    /// - Throws: ``WorldMapUnavailable`` before tracking has mapped anything (no keyframe yet).
+    public func getCurrentWorldMap() throws -> WorldMap {
+        guard let mapping = worldMapping, !mapping.mapper.database.keyframes.isEmpty, let T_A_W = worldTransform else {
+            throw WorldMapUnavailable(description: "not enough of the scene is mapped yet (no keyframe)")
+        }
+        let anchors = anchors.compactMap { $0 as? WorldAnchor }.map {
+            ArchivedAnchor(identifier: $0.identifier, name: $0.name, transform: $0.transform)
+        }
+        return WorldMap(archive: MapArchive(keyframes: mapping.mapper.database, T_A_W: T_A_W, anchors: anchors))
+    }
+
+    /// The mapping status of the latest frame.
+    public var worldMappingStatus: WorldMappingStatus { worldMapping?.last?.status ?? .notAvailable }
+
+    /// The mapper in use (keyframes, relocalization count, costs); nil before the first frame.
+    public var worldMapper: WorldMapper? { worldMapping?.mapper }
+
+    /// Passes a pose source's answer (odometry frame) through the mapper: poses and points move to
+    /// the map world, and the state is `limited(relocalizing)` while the segment is not placed.
+    func mapped(_ output: SourceOutput, image: GrayImage, timestamp: Double, calibration: CameraCalibration) throws -> SourceOutput {
+        if worldMapping == nil {
+            let initial = configuration?.initialWorldMap
+            let mapper = WorldMapper(camera: try calibration.makeCameraModel(), database: initial?.archive.keyframes ?? .init())
+            worldMapping = SessionWorldMapping(mapper: mapper, fromLoadedMap: initial != nil)
+            if let initial {
+                T_A_W = initial.archive.T_A_W
+                for anchor in initial.anchors { add(anchor: anchor) }
+            }
+        }
+        guard let mapping = worldMapping else { return output }
+        let T_odom_camera = output.T_world_body.map { $0 * calibration.T_body_camera }
+        let points = output.featurePoints.map { TrackedFeaturePoint(id: Int(truncatingIfNeeded: $0.id), position_world: $0.position) }
+        let m = mapping.mapper.process(timestamp: timestamp, trackingState: output.trackingState, T_odom_camera: T_odom_camera,
+                                       featurePoints: points, image: image)
+        mapping.last = m
+        var out = output
+        out.T_world_body = output.T_world_body.map { m.T_world_odom * $0 }
+        out.featurePoints = output.featurePoints.map {
+            MapPoint(id: $0.id, position: m.T_world_odom * $0.position, covariance: $0.covariance)
+        }
+        if !m.isAligned, output.T_world_body != nil { out.trackingState = .limited(.relocalizing) }
+        return out
+    }
+}

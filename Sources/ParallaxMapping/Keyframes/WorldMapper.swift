@@ -1,0 +1,218 @@
+import Foundation
+import ParallaxImaging
+import ParallaxMath
+import ParallaxTracking
+import ParallaxVision
+
+/// How much of the visible scene the map covers (ARKit's `ARFrame.WorldMappingStatus`).
+public enum WorldMappingStatus: String, Sendable, Equatable, CaseIterable {
+    /// No map (no pose, or nothing mapped yet).
+    case notAvailable
+    /// The map does not explain the current view: relocalizing, or tracking is limited.
+    case limited
+    /// The session is mapping an area it has not seen before.
+    case extending
+    /// The current view lies in an area the map already covers.
+    case mapped
+}
+
+/// Settings of ``WorldMapper``.
+public struct WorldMapperConfiguration: Sendable {
+    /// A new keyframe needs no existing keyframe within this distance (m) …
+    public var keyframeDistance = 0.1
+    /// … looking within this angle (rad) of the same way: the map grows with area, not time.
+    public var keyframeAngle = 10.0 * Double.pi / 180
+    /// Shortest time between keyframes (s).
+    public var keyframeInterval = 0.25
+    /// Fewest described points for a keyframe.
+    public var minimumKeyframePoints = 20
+    /// Tracking limited for longer than this (s) makes the odometry suspect: relocalize again.
+    public var blindLimit = 1.0
+    /// Frames between relocalization attempts while unaligned.
+    public var relocalizationStride = 2
+    /// After a first relocalization, keep refining the alignment for this long (s): a freshly
+    /// re-initialised filter still moves its estimate.
+    public var refinementWindow = 1.5
+    /// A segment of a session that built its own map and has not relocalized after this long (s)
+    /// with normal tracking is accepted where the odometry put it (mapping goes on, unverified).
+    /// Never applies to a loaded map: that session keeps relocalizing, as ARKit does.
+    public var relocalizationTimeout = 10.0
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// What the mapper says about one frame.
+public struct MappingOutput: Sendable {
+    /// The current segment's `T_world_odom` (odometry frame → map world), 4-DoF.
+    public var T_world_odom: RigidTransform
+    /// False while the current segment has not been placed in the map (relocalizing).
+    public var isAligned: Bool
+    /// The mapping status.
+    public var status: WorldMappingStatus
+    /// True when ``T_world_odom`` changed on this frame (a relocalization).
+    public var relocalized: Bool
+    /// CPU milliseconds (thread time) the mapper spent on this frame.
+    public var milliseconds: Double
+    /// True when this frame became a keyframe.
+    public var addedKeyframe: Bool
+    /// The relocalization attempt made on this frame, if any.
+    public var attempt: Relocalizer.Attempt? = nil
+}
+
+/// The mapping layer over the tracker's odometry (VINS-Mono's relocalization model): keyframes with
+/// oriented-BRIEF map points; each tracking segment (the tracker restarts in a fresh odometry frame
+/// after a reset) gets a 4-DoF `T_world_odom`, found by relocalizing against the keyframes.
+/// Work happens at keyframes and relocalization attempts only, and its cost is reported apart.
+public final class WorldMapper {
+    /// Settings.
+    public let configuration: WorldMapperConfiguration
+    /// cam0 model.
+    public let camera: any CameraModel
+    /// The keyframes.
+    public private(set) var database: KeyframeDatabase
+    /// The relocalizer.
+    public var relocalizer = Relocalizer()
+    /// Relocalizations so far (successful PnP solves that moved `T_world_odom`).
+    public private(set) var relocalizationCount = 0
+    /// Mapping CPU milliseconds per keyframe added.
+    public private(set) var keyframeMilliseconds: [Double] = []
+    /// Mapping CPU milliseconds per relocalization attempt.
+    public private(set) var relocalizationMilliseconds: [Double] = []
+
+    private var T_world_odom = RigidTransform.identity
+    private var aligned: Bool
+    private var hadPose = false
+    private var limitedSince: Double?
+    private var blindStretchHandled = false
+    private var refineUntil: Double?
+    private var frameCounter = 0
+    private var unalignedSince: Double?
+    private let loadedMap: Bool
+    private var lastKeyframeTime = -Double.infinity
+
+    /// A mapper starting from `database` (empty: the first segment defines the world; not empty:
+    /// a loaded map, so the session relocalizes before it reports mapped poses).
+    public init(camera: any CameraModel, database: KeyframeDatabase = .init(), configuration: WorldMapperConfiguration = .init()) {
+        self.camera = camera
+        self.database = database
+        self.configuration = configuration
+        aligned = database.keyframes.isEmpty
+        loadedMap = !database.keyframes.isEmpty
+    }
+
+    /// Processes one frame: the tracker's state, its cam0 pose in the odometry frame, its points
+    /// (odometry frame) and the raw cam0 image.
+    public func process(timestamp: Double, trackingState: TrackingState, T_odom_camera: RigidTransform?,
+                        featurePoints: [TrackedFeaturePoint], image: GrayImage) -> MappingOutput {
+        let start = threadMilliseconds()
+        frameCounter += 1
+        var relocalized = false, added = false
+        var attempt: Relocalizer.Attempt?
+        guard let T_oc = T_odom_camera else {
+            if hadPose, !database.keyframes.isEmpty { aligned = false }  // the tracker reset: a new segment
+            hadPose = false
+            return output(.notAvailable, start: start, relocalized: false, added: false)
+        }
+        hadPose = true
+        if trackingState == .normal {
+            limitedSince = nil
+            blindStretchHandled = false
+        } else {
+            if limitedSince == nil { limitedSince = timestamp }
+            // Once per limited stretch: the odometry coasted, so place the segment again.
+            if let since = limitedSince, timestamp - since > configuration.blindLimit, !blindStretchHandled,
+               !database.keyframes.isEmpty {
+                aligned = false
+                blindStretchHandled = true
+            }
+        }
+        if aligned { unalignedSince = nil } else if unalignedSince == nil { unalignedSince = timestamp }
+        if !aligned, !loadedMap || relocalizationCount > 0, trackingState == .normal, let since = unalignedSince,
+           timestamp - since > configuration.relocalizationTimeout {
+            aligned = true  // give up: continue in the odometry's placement
+        }
+        let refining = refineUntil.map { timestamp < $0 } ?? false
+        if (!aligned || refining), !database.keyframes.isEmpty, frameCounter % configuration.relocalizationStride == 0 {
+            let t0 = threadMilliseconds()
+            if let r = relocalizer.locate(image, R_gravity_camera: T_oc.rotationMatrix, camera: camera, in: database) {
+                T_world_odom = Self.yawAndTranslation(r.T_world_camera * T_oc.inverse)
+                if !aligned { refineUntil = timestamp + configuration.refinementWindow }
+                aligned = true
+                relocalized = true
+                relocalizationCount += 1
+            }
+            relocalizationMilliseconds.append(threadMilliseconds() - t0)
+            attempt = relocalizer.lastAttempt
+        }
+        let T_wc = T_world_odom * T_oc
+        var status: WorldMappingStatus = .limited
+        if aligned, trackingState == .normal {
+            let covered = database.covering(T_wc, distance: configuration.keyframeDistance, angle: configuration.keyframeAngle)
+            status = covered != nil ? .mapped : .extending
+            if covered == nil, !refining, timestamp - lastKeyframeTime >= configuration.keyframeInterval {
+                let t0 = threadMilliseconds()
+                added = addKeyframe(timestamp: timestamp, T_odom_camera: T_oc, featurePoints: featurePoints, image: image)
+                if added {
+                    lastKeyframeTime = timestamp
+                    keyframeMilliseconds.append(threadMilliseconds() - t0)
+                    status = .extending
+                }
+            }
+        }
+        var out = output(status, start: start, relocalized: relocalized, added: added)
+        out.attempt = attempt
+        return out
+    }
+
+    private func output(_ status: WorldMappingStatus, start: Double, relocalized: Bool, added: Bool) -> MappingOutput {
+        MappingOutput(T_world_odom: T_world_odom, isAligned: aligned, status: status, relocalized: relocalized,
+                      milliseconds: threadMilliseconds() - start, addedKeyframe: added)
+    }
+
+    private func addKeyframe(timestamp: Double, T_odom_camera T_oc: RigidTransform, featurePoints: [TrackedFeaturePoint],
+                             image: GrayImage) -> Bool {
+        let T_co = T_oc.inverse
+        var pixels: [Vector2] = [], kept: [TrackedFeaturePoint] = []
+        for p in featurePoints {
+            let pc = T_co * p.position_world
+            guard pc.z > 0.1, let uv = camera.project(pc), camera.contains(uv) else { continue }
+            pixels.append(uv)
+            kept.append(p)
+        }
+        // Describe at the detected corner nearest each projection (within 3 px): the query side
+        // describes detected corners too, so both see the same image positions.
+        let corners = relocalizer.detectCorners(image)
+        var snapped: [Vector2] = []
+        var snappedPoints: [TrackedFeaturePoint] = []
+        for (uv, p) in zip(pixels, kept) {
+            guard let nearest = corners.min(by: { (($0 - uv) * ($0 - uv)).sum() < (($1 - uv) * ($1 - uv)).sum() }),
+                  ((nearest - uv) * (nearest - uv)).sum() <= 9 else { continue }
+            snapped.append(nearest)
+            snappedPoints.append(p)
+        }
+        pixels = snapped
+        kept = snappedPoints
+        let described = relocalizer.extractor.describe(image, at: pixels)
+        guard described.count >= configuration.minimumKeyframePoints else { return false }
+        let points = described.map { d in
+            KeyframePoint(featureID: kept[d.index].id, position_world: T_world_odom * kept[d.index].position_world,
+                          pixel: d.keypoint.pixel, descriptor: d.keypoint.descriptor)
+        }
+        database.add(Keyframe(id: database.nextID, timestamp: timestamp, T_world_camera: T_world_odom * T_oc, points: points))
+        return true
+    }
+
+    /// The yaw-and-translation part of a transform whose rotation should be about z only.
+    static func yawAndTranslation(_ T: RigidTransform) -> RigidTransform {
+        let x = T.rotate(Vector3(1, 0, 0))
+        let yaw = atan2(x.y, x.x)
+        return RigidTransform(rotationMatrix: GravityAlignedPnP.rz(yaw), translation: T.translation)
+    }
+}
+
+/// CPU time of the calling thread in milliseconds.
+func threadMilliseconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) * 1e-6
+}

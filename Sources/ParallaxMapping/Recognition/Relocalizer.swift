@@ -1,0 +1,96 @@
+import ParallaxImaging
+import ParallaxMath
+import ParallaxVision
+
+/// A successful relocalization: the camera's pose in the map's world and the evidence.
+public struct Relocalization: Sendable {
+    /// cam0 pose in the map's world.
+    public var T_world_camera: RigidTransform
+    /// Inlier correspondences of the PnP solve.
+    public var inlierCount: Int
+    /// Keyframes whose points were matched.
+    public var keyframeIDs: [Int]
+}
+
+/// Finds the camera in a keyframe map from one image: corners, oriented BRIEF, candidate
+/// keyframes by descriptor votes, Hamming matching, gravity-aligned PnP RANSAC.
+public struct Relocalizer: Sendable {
+    /// Corner detector for the query image.
+    public var detector = GridCornerDetector(gridColumns: 24, gridRows: 16, minDistance: 12, minScore: 8)
+    /// Corners asked of the detector.
+    public var maximumCorners = 400
+    /// Descriptor extractor (must be the one the map was built with).
+    public var extractor = OrientedBRIEF()
+    /// Matcher.
+    public var matcher = DescriptorMatcher()
+    /// Pose solver.
+    public var pnp = GravityAlignedPnP()
+    /// Candidate keyframes matched per query.
+    public var candidateCount = 3
+
+    /// What the last ``locate(_:R_gravity_camera:camera:in:)`` found at each stage (for reports).
+    public private(set) var lastAttempt = Attempt()
+
+    /// Counts of one relocalization attempt.
+    public struct Attempt: Sendable, CustomStringConvertible {
+        /// Described query corners.
+        public var corners = 0
+        /// Candidate keyframes.
+        public var candidates = 0
+        /// Descriptor matches handed to PnP.
+        public var correspondences = 0
+        /// PnP inliers (0 when it failed).
+        public var inliers = 0
+        /// Inliers of the best pose when too few for a solution (diagnostics).
+        public var bestRejectedInliers = 0
+        public var description: String {
+            "corners \(corners), candidates \(candidates), matches \(correspondences), inliers \(inliers) (best rejected \(bestRejectedInliers))"
+        }
+    }
+
+    /// Creates a relocalizer with the defaults.
+    public init() {}
+
+    /// The corners of `image` (pixels).
+    public func detectCorners(_ image: GrayImage) -> [Vector2] {
+        guard let plane = FloatPlane(width: image.width, height: image.height, gray8: image.pixels) else { return [] }
+        return detector.detect(in: plane, existing: [], maxCount: maximumCorners).map(\.position)
+    }
+
+    /// Describes the corners of `image` (the query side).
+    public func describeCorners(_ image: GrayImage) -> [DescribedKeypoint] {
+        extractor.describe(image, at: detectCorners(image)).map(\.keypoint)
+    }
+
+    /// Locates the camera that took `image`, whose rotation relative to gravity is that of
+    /// `R_gravity_camera` up to a yaw; nil when no keyframe is verified.
+    public mutating func locate(_ image: GrayImage, R_gravity_camera: Matrix3, camera: any CameraModel,
+                       in map: KeyframeDatabase) -> Relocalization? {
+        let query = describeCorners(image)
+        lastAttempt = Attempt(corners: query.count)
+        guard query.count >= pnp.minimumInliers else { return nil }
+        let descriptors = query.map(\.descriptor)
+        let candidates = map.candidates(for: descriptors, count: candidateCount)
+        lastAttempt.candidates = candidates.count
+        guard !candidates.isEmpty else { return nil }
+        var correspondences: [PnPCorrespondence] = []
+        var used = Set<Int>()  // one map point per query corner over all candidates
+        for k in candidates {
+            for m in matcher.match(descriptors, k.points.map(\.descriptor)) where !used.contains(m.query) {
+                used.insert(m.query)
+                correspondences.append(PnPCorrespondence(bearing_camera: camera.unproject(query[m.query].pixel),
+                                                         point_world: k.points[m.train].position_world))
+            }
+        }
+        lastAttempt.correspondences = correspondences.count
+        guard let solution = pnp.solve(correspondences, R_gravity_camera: R_gravity_camera) else {
+            var loose = pnp
+            loose.minimumInliers = 3
+            lastAttempt.bestRejectedInliers = loose.solve(correspondences, R_gravity_camera: R_gravity_camera)?.inliers.count ?? 0
+            return nil
+        }
+        lastAttempt.inliers = solution.inliers.count
+        return Relocalization(T_world_camera: solution.T_world_camera, inlierCount: solution.inliers.count,
+                              keyframeIDs: candidates.map(\.id))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxImaging
+import ParallaxMath
+import ParallaxTracking
+
+/// Runs a dataset through the tracker and a ``WorldMapper`` (no AR session), optionally with the
+/// camera blacked out for a while: the measurement loop of `parallax evaluate map` and the tests.
+public struct MappedReplay {
+    /// One frame of a mapped run.
+    public struct Sample: Sendable {
+        /// Seconds after the first frame.
+        public var time: Double
+        /// The state a session reports: the tracker's, or `limited(relocalizing)` while unaligned.
+        public var state: TrackingState
+        /// The mapper's answer.
+        public var output: MappingOutput
+        /// Body position in the map world, nil without a pose.
+        public var position_world: Vector3?
+        /// True body position (ground truth's world), when the dataset has one.
+        public var truth_world: Vector3?
+        /// Tracker CPU milliseconds (front-end + back-end) on this frame.
+        public var trackingMilliseconds: Double
+    }
+
+    /// The dataset.
+    public let dataset: EuRoCDataset
+    /// Tracker mode.
+    public let mode: TrackerConfiguration.Mode
+    /// Seconds (after the first frame) when cam0 and cam1 deliver black images.
+    public var blackout: ClosedRange<Double>?
+
+    /// Creates a replay.
+    public init(dataset: EuRoCDataset, mode: TrackerConfiguration.Mode, blackout: ClosedRange<Double>? = nil) {
+        self.dataset = dataset
+        self.mode = mode
+        self.blackout = blackout
+    }
+
+    /// Runs from `from` to `to` (dataset seconds), feeding `mapper`.
+    public func run(mapper: WorldMapper, from: Double? = nil, to: Double? = nil) throws -> [Sample] {
+        let vio = try VisualInertialOdometry(dataset: dataset, mode: mode)
+        let truth = try GroundTruthPoses(dataset: dataset)
+        let iterator = try dataset.replay(from: from, to: to).makeIterator()
+        var first: Double?
+        var samples: [Sample] = []
+        while let event = try iterator.next() {
+            switch event {
+            case .imu(let s): vio.process(imu: s)
+            case .frame(let f):
+                if first == nil { first = f.timestamp }
+                let t = f.timestamp - (first ?? f.timestamp)
+                var left = try f.loadGray8(0), right = mode == .stereo ? try f.loadGray8(1) : nil
+                if let blackout, blackout.contains(t), let l = left {
+                    left = GrayImage(width: l.width, height: l.height, fill: 0)
+                    right = right.map { GrayImage(width: $0.width, height: $0.height, fill: 0) }
+                }
+                guard let image = left else { continue }
+                let r = try vio.process(timestamp: f.timestamp, timestampNs: f.timestampNs, image0: image, image1: right)
+                let m = mapper.process(timestamp: f.timestamp, trackingState: r.trackingState, T_odom_camera: r.T_world_camera,
+                                       featurePoints: r.featurePoints, image: image)
+                let state: TrackingState = r.T_world_body != nil && !m.isAligned ? .limited(.relocalizing) : r.trackingState
+                samples.append(Sample(time: t, state: state, output: m,
+                                      position_world: r.T_world_body.map { (m.T_world_odom * $0).translation },
+                                      truth_world: truth?.T_world_body(at: r.poseTimestampNs)?.translation,
+                                      trackingMilliseconds: r.timings.frontEnd + r.timings.backEnd))
+            default: break
+            }
+        }
+        return samples
+    }
+}

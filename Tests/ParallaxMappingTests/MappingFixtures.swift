@@ -1,0 +1,48 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxImaging
+import ParallaxMapping
+import ParallaxMath
+import ParallaxSceneGraph
+import ParallaxSimulation
+import ParallaxTracking
+
+/// Simulated datasets for the mapping tests, cached like the tracking tests' (same names, so
+/// either suite reuses the other's renders).
+enum MappingFixtures {
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let trajectories = repoRoot.appendingPathComponent("../shared/trajectories").standardizedFileURL
+    static let cache = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PARALLAX_SIM_CACHE"] ?? "/tmp/parallax-sim")
+    /// True when the shared trajectories exist (simulation tests are skipped otherwise).
+    static var hasTrajectories: Bool { FileManager.default.fileExists(atPath: trajectories.path) }
+
+    /// `parallax simulate --scene Scenes/room.json --trajectory <trajectory> --duration <d> [--stereo] --seed 1`
+    /// at 20 Hz with EuRoC cameras and noise, generated once.
+    static func simulated(trajectory: String, stereo: Bool, duration: Double) throws -> EuRoCDataset {
+        let name = "\(trajectory)-room-\(stereo ? "stereo" : "mono")-\(Int(duration))s-20hz"
+        let folder = cache.appendingPathComponent(name)
+        let csv = folder.appendingPathComponent("mav0/cam0/data.csv").path
+        if !FileManager.default.fileExists(atPath: csv) {
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            let temporary = cache.appendingPathComponent(name + ".partial-\(ProcessInfo.processInfo.processIdentifier)")
+            try? FileManager.default.removeItem(at: temporary)
+            let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/room.json"))
+            var config = SimulationConfiguration()
+            config.seed = 1
+            config.cameras = SimulationConfiguration.eurocCameras(stereo: stereo, rate: 20)
+            let poses = try TUMTrajectory.read(contentsOf: trajectories.appendingPathComponent("\(trajectory).txt"))
+            let samples = poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
+            let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: duration)
+            let alignment = SimulationSetup.alignment(for: spline, scene: scene)
+            _ = try Simulator(scene: scene, trajectory: spline, configuration: config, alignment: alignment).run(to: temporary)
+            if FileManager.default.fileExists(atPath: csv) {
+                try? FileManager.default.removeItem(at: temporary)
+            } else {
+                try? FileManager.default.removeItem(at: folder)
+                try FileManager.default.moveItem(at: temporary, to: folder)
+            }
+        }
+        return try EuRoCDataset(url: folder)
+    }
+}
