@@ -37,15 +37,18 @@ import ParallaxImaging
         return root
     }
 
-    /// Tracking alone and the AR session (which drives the tracker itself) both run the stream checks.
-    @Test(arguments: [[String](), ["--planes"]])
-    func replayRefusesStereoStampsThatNeverPair(extra: [String]) throws {
+    /// Tracking alone and every path where the AR session drives the tracker (replay with AR
+    /// features or a world map, hittest) run the stream checks. `ROOT` stands for the dataset.
+    @Test(arguments: [["replay", "ROOT"], ["replay", "ROOT", "--planes"], ["replay", "ROOT", "--save-map", "MAP"],
+                      ["hittest", "ROOT", "--time", "1", "--point", "0.5,0.5"]])
+    func stereoStampsThatNeverPairAreRefused(command: [String]) throws {
         let root = try unpairedStereoCopy()
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
-        let replay = try CommandRunner.run(["replay", root.path] + extra)
-        #expect(replay.status == 1)
-        #expect(replay.stderr.contains("mav0/cam1/data.csv: no cam1 timestamp equals a cam0 timestamp (median offset +3.000 ms)"),
-                "\(replay.stderr)")
+        let map = root.deletingLastPathComponent().appendingPathComponent("out.map").path
+        let run = try CommandRunner.run(command.map { $0 == "ROOT" ? root.path : $0 == "MAP" ? map : $0 })
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("mav0/cam1/data.csv: no cam1 timestamp equals a cam0 timestamp (median offset +3.000 ms)"),
+                "\(run.stderr)")
     }
 
     @Test func validateDecodesImages() throws {

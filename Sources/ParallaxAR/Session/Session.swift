@@ -60,6 +60,10 @@ public final class Session {
     public private(set) var lastTrackingResult: TrackingResult?
     /// True when the session runs an ``OrientationTrackingConfiguration`` (3-DoF, no position).
     public private(set) var isOrientationOnly = false
+    /// Warnings of the stream checks made when tracking starts (a few unpaired stereo frames, an
+    /// IMU that starts late…): frames they cost, not reasons to stop. Streams that cannot be tracked
+    /// together make ``nextFrame()`` throw instead.
+    public private(set) var streamWarnings: [String] = []
 
     /// A session over `dataset`; nothing is read until the first frame is requested.
     public init(dataset: any SensorSource, replay: ReplayOptions = .init()) {
@@ -206,8 +210,11 @@ public final class Session {
         switch replayOptions.source {
         case _ where isOrientationOnly: source = try OrientationPoseSource(dataset: dataset)
         case .groundTruth: source = try GroundTruthPoseSource(dataset: dataset)
-        case .tracking: source = try TrackerPoseSource(dataset: dataset, mode: replayOptions.trackerMode,
-                                                     configuration: replayOptions.trackerConfiguration)
+        case .tracking:
+            let tracker = try TrackerPoseSource(dataset: dataset, mode: replayOptions.trackerMode,
+                                                configuration: replayOptions.trackerConfiguration)
+            streamWarnings = tracker.warnings
+            source = tracker
         }
         undistorter = try cameraCalibration.map { ImageUndistorter(lens: try $0.makeCameraModel()) }
     }

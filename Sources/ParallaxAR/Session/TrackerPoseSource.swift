@@ -10,12 +10,17 @@ import ParallaxTracking
 /// ``TrackingResult`` is passed on so the caller needs no second tracking pass.
 struct TrackerPoseSource: PoseSource {
     private let odometry: VisualInertialOdometry
+    /// What the stream checks found that costs frames but does not stop tracking.
+    let warnings: [String]
 
     init(dataset: any SensorSource, mode: TrackerConfiguration.Mode?, configuration: TrackerConfiguration? = nil) throws {
         guard !dataset.cameras.isEmpty else { throw SessionError("\(dataset.origin): no camera") }
         var c = configuration ?? TrackerConfiguration()
         c.mode = mode ?? (configuration?.mode ?? (dataset.isStereo ? .stereo : .mono))
         odometry = try VisualInertialOdometry(source: dataset, configuration: c)
+        // The stream checks of tracking alone (stereo pairing, baseline, common time range): a
+        // folder whose streams cannot be tracked together fails here, naming the file.
+        warnings = try (dataset as? EuRoCDataset)?.checkTimelines(stereo: odometry.configuration.mode == .stereo) ?? []
     }
 
     /// Whether cam1's image is used (so worth decoding).

@@ -93,6 +93,7 @@ struct HitTestCommand: ParsableCommand {
         guard let frame = try session.advance(to: time) else {
             throw CLIError("\(input.dataset): no frame at or before \(NumberChecks.text(time)) s")
         }
+        for w in session.streamWarnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         let typeSet = types?.set ?? .all
         let results = queries.map { frame.hitTest($0, types: typeSet) }
         print(json ? Self.json(frame, queries, results) : Self.text(frame, queries, results))
