@@ -27,6 +27,27 @@ import Testing
         #expect(imuError(block)?.contains("sensor.yaml:2: YAML nests deeper than 64 levels") == true)
     }
 
+    /// Found by the yaml fuzz target (run 3 of the long round): a comment ended by a lone `\r`,
+    /// followed by thousands of `{`, overflowed the parser's stack past the guard.
+    @Test(arguments: ["\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}"])
+    func commentsEndAtEveryLineBreak(lineBreak: String) {
+        let text = "%YAML:1.0\n# comment" + lineBreak + "x: " + String(repeating: "{a: ", count: 3000) + "1"
+            + String(repeating: "}", count: 3000) + "\n"
+        #expect(imuError(text)?.contains("sensor.yaml:3: YAML nests deeper than 64 levels") == true, "\(imuError(text) ?? "accepted")")
+    }
+
+    @Test func fuzzerCrashInputIsRejected() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/Corpus/yaml/crash-comment-cr-flow-nesting.yaml").standardizedFileURL
+        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        #expect(imuError(text)?.contains("YAML nests") == true, "\(imuError(text) ?? "accepted")")
+    }
+
+    @Test func bracketsInQuotesBeyondTheCapAreRejected() {
+        let text = Fixtures.imuYAML + "\ncomment: '" + String(repeating: "{", count: 600) + "'\n"
+        #expect(imuError(text)?.contains("YAML nests brackets deeper than 512 levels") == true, "\(imuError(text) ?? "accepted")")
+    }
+
     @Test func bracketsInCommentsAndQuotesDoNotCount() throws {
         let text = Fixtures.imuYAML + "\n# " + String(repeating: "[", count: 100) + "\ncomment: '"
             + String(repeating: "{", count: 100) + "'\n"

@@ -6,20 +6,47 @@ import Foundation
 /// thousand brackets overflows the stack and kills the process. A `sensor.yaml` never nests
 /// more than two levels (a matrix as a list of rows), so anything past ``maximumDepth`` is
 /// rejected with the line where the limit was crossed.
+///
+/// Lines end at every line break YAML knows (`\n`, `\r`, `\r\n`, NEL, LS, PS): a comment that
+/// ran to the next `\n` only would hide what the parser reads after a lone `\r` (the fuzzer found
+/// `#…\r{{{{…` overflowing the stack past this guard). Behind the quote- and comment-aware
+/// count, a plain count of every bracket, wherever it stands, is capped at
+/// ``maximumBracketDepth``: should the two scanners ever disagree on where a quote or comment
+/// ends, the parser still never sees a nesting deep enough to overflow (it survives 1000 levels
+/// under AddressSanitizer; it failed at 3000).
 enum YAMLNestingLimit {
     /// The deepest nesting accepted, counting flow brackets and block indicators.
     static let maximumDepth = 64
+    /// The deepest nesting of brackets counted everywhere, quotes and comments included.
+    static let maximumBracketDepth = 512
     /// The widest indentation accepted, in columns.
     static let maximumIndentation = 512
 
     /// Throws a ``DatasetError`` naming `file` and the line when `text` nests too deeply.
     static func check(_ text: String, file: String) throws {
         var flowDepth = 0
+        var bracketDepth = 0
         var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             if flowDepth == 0 { try checkBlockPrefix(line, file: file, line: lineNumber) }
             try scanFlow(line, depth: &flowDepth, file: file, line: lineNumber)
+            try countBrackets(line, depth: &bracketDepth, file: file, line: lineNumber)
+        }
+    }
+
+    /// Every `[`/`{` deepens and every `]`/`}` closes, quoted or commented or not.
+    private static func countBrackets(_ line: Substring, depth: inout Int, file: String, line number: Int) throws {
+        for c in line.utf8 {
+            if c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                depth += 1
+                if depth > maximumBracketDepth {
+                    throw DatasetError(.calibration, file: file, line: number,
+                                       "YAML nests brackets deeper than \(maximumBracketDepth) levels; a sensor.yaml needs at most a few")
+                }
+            } else if c == UInt8(ascii: "]") || c == UInt8(ascii: "}") {
+                depth = max(0, depth - 1)
+            }
         }
     }
 
