@@ -164,7 +164,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "ParallaxEvaluationTests",
-            dependencies: ["ParallaxEvaluation", "ParallaxAR", "ParallaxDatasets", "ParallaxImaging", "ParallaxMath"],
+            dependencies: [
+                "ParallaxEvaluation", "ParallaxAR", "ParallaxDatasets", "ParallaxImaging", "ParallaxMath",
+                "ParallaxSceneGraph", "ParallaxSimulation",
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "ParallaxCLITests",

@@ -38,8 +38,9 @@ struct PlaneTracker {
     var minimumVerticalPoints = 20
     /// Boundary area a new plane needs (m²).
     var minimumArea = 0.05
-    /// Parallel planes closer than this (m) over the same area are one surface.
-    var duplicateSeparation = 0.10
+    /// Parallel planes closer than this (m) over the same area are one surface (a floor seen again
+    /// after the tracker's height drifted by ~12 cm came back as a second, "none" plane at 0.10).
+    var duplicateSeparation = 0.15
     /// Area (m²) a plane needs to set the floor's height (a bookshelf's bottom shelf has ~0.4 m²).
     var minimumFloorArea = 0.5
     /// Height above the floor (m) up to which a plane is floor too (estimation noise, rugs).
@@ -104,11 +105,14 @@ struct PlaneTracker {
                 ownerDistance[i] = d
             }
         }
+        let surfaces = joinerSurfaces(points, ids: pointIDs, owner: owner)
         for (k, id) in ids.enumerated() {
             guard var plane = planes[id] else { continue }
             let hull = hulls[k]
+            // A point on a local layer across the plane (a wall's points at table height) does not join it.
+            let across: LocalSurface = plane.alignment == .horizontal ? .vertical : .horizontal
             let candidates = (0..<points.count).filter {
-                free[$0] && (owner[$0] == id || owner[$0] < 0)
+                free[$0] && (owner[$0] == id || owner[$0] < 0) && surfaces[$0] != across
                     && abs(points[$0].dot(plane.normal) - plane.offset) < distanceThreshold
             }
             let planar = candidates.map { plane.planar(points[$0]) }
@@ -133,8 +137,13 @@ struct PlaneTracker {
 
         if detectionGate.shouldDetect(free: (0..<points.count).filter { free[$0] }.map { pointIDs[$0] }) {
             let planesBefore = planes.count
-            if detection.contains(.horizontal) { detectHorizontal(points, free: &free, camera: cameraPosition, time: timestamp) }
-            if detection.contains(.vertical) { detectVertical(points, free: &free, camera: cameraPosition, time: timestamp) }
+            let surfaces = LocalSurfaces.classify(points, indices: (0..<points.count).filter { free[$0] })
+            if detection.contains(.horizontal) {
+                detectHorizontal(points, free: &free, surfaces: surfaces, camera: cameraPosition, time: timestamp)
+            }
+            if detection.contains(.vertical) {
+                detectVertical(points, free: &free, surfaces: surfaces, camera: cameraPosition, time: timestamp)
+            }
             if planes.count > planesBefore { detectionGate.reset() }
         }
         changes.removed = merge()
@@ -193,10 +202,12 @@ struct PlaneTracker {
 
     // MARK: Detection
 
-    private mutating func detectHorizontal(_ points: [Vector3], free: inout [Bool], camera: Vector3, time: Double) {
+    private mutating func detectHorizontal(_ points: [Vector3], free: inout [Bool], surfaces: [LocalSurface],
+                                           camera: Vector3, time: Double) {
         var excluded = Set<Int>()
         for _ in 0..<8 {
-            let pool = (0..<points.count).filter { free[$0] && !excluded.contains($0) }
+            // Points on a local vertical layer (a wall's) may not seed a horizontal slab.
+            let pool = (0..<points.count).filter { free[$0] && !excluded.contains($0) && surfaces[$0] != .vertical }
             guard pool.count >= minimumPoints else { return }
             let sorted = pool.sorted { points[$0].z != points[$1].z ? points[$0].z < points[$1].z : $0 < $1 }
             var best = (count: 0, start: 0, end: 0)
@@ -220,7 +231,8 @@ struct PlaneTracker {
                 p.alignment == .horizontal && p.normal.z == normalZ && abs(p.offset - normalZ * h) < duplicateSeparation
                     && members.contains { ConvexPolygon.distance(p.planar(points[$0]), toConvex: p.planarBoundary) <= linkRadius }
             }
-            if members.count >= minimumPoints, area >= minimumArea, !shadowed {
+            let layered = LocalSurfaces.supports(members, surfaces, .horizontal)
+            if members.count >= minimumPoints, area >= minimumArea, !shadowed, layered {
                 let normal = Vector3(0, 0, normalZ)
                 let plane = newPlane(.horizontal, normal: normal, indices: members, of: points, time: time)
                 planes[plane.id] = plane
@@ -240,9 +252,12 @@ struct PlaneTracker {
         return Int((z ^ (z >> 31)) % UInt64(n))
     }
 
-    private mutating func detectVertical(_ points: [Vector3], free: inout [Bool], camera: Vector3, time: Double) {
+    private mutating func detectVertical(_ points: [Vector3], free: inout [Bool], surfaces: [LocalSurface],
+                                         camera: Vector3, time: Double) {
+        var excluded = Set<Int>()
         for _ in 0..<6 {
-            let pool = (0..<points.count).filter { free[$0] }
+            // Points on a local horizontal layer (a floor's, a table's) may not seed a wall.
+            let pool = (0..<points.count).filter { free[$0] && surfaces[$0] != .horizontal && !excluded.contains($0) }
             guard pool.count >= minimumVerticalPoints else { return }
             // Score on at most ~1500 points (a fixed stride) to bound the cost.
             let stride = max(1, pool.count / 1500)
@@ -274,6 +289,12 @@ struct PlaneTracker {
             let area = abs(ConvexPolygon.signedArea(ConvexPolygon.hull(members.map { Vector2(points[$0].dot(e1), points[$0].z) })))
             // A vertical plane must rise: a line of floor points is not a wall.
             guard members.count >= minimumVerticalPoints, area >= minimumArea, height >= 0.15 else { return }
+            // A consensus of scattered points (clutter, slices through other surfaces) is not a
+            // wall: set its points aside for this pass and look for the next one.
+            guard LocalSurfaces.supports(members, surfaces, .vertical) else {
+                excluded.formUnion(members)
+                continue
+            }
             let plane = newPlane(.vertical, normal: n, indices: members, of: points, time: time)
             planes[plane.id] = plane
             for i in members { free[i] = false }

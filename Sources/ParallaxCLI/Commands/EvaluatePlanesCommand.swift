@@ -64,7 +64,7 @@ struct EvaluatePlanesCommand: ParsableCommand {
             s += f(p.area).padding(toLength: 9, withPad: " ", startingAt: 0)
             s += f(p.timeToDetect, 2) + "\n"
         }
-        if let q = r.quality { s += qualityText(q) }
+        if let q = r.quality { s += qualityText(q) + offSurfaceText(q, r) }
         return s.trimmingCharacters(in: .newlines)
     }
 
@@ -79,6 +79,18 @@ struct EvaluatePlanesCommand: ParsableCommand {
             s += "\(name) hits: \(d.count), within 2 cm of a true surface \(within) %, 95th percentile \(p95) cm\n"
         }
         return s
+    }
+
+    /// The anchors the off-surface extent hits land on (at most five), by their row in the table.
+    static func offSurfaceText(_ q: PlaneMapQuality, _ r: PlaneEvaluationReport) -> String {
+        let worst = q.offSurfaceAnchors().prefix(5)
+        guard !worst.isEmpty else { return "" }
+        let rows = worst.map { w -> String in
+            let row = r.planes.firstIndex { $0.identifier == w.anchor }
+            let p = row.map { r.planes[$0] }
+            return "#\(row.map { String($0 + 1) } ?? "?") \(p?.classification.rawValue ?? "?") \(p?.truthID ?? "-"): \(w.hits)"
+        }
+        return "extent hits beyond 2 cm by anchor (table row): " + rows.joined(separator: ", ") + "\n"
     }
 
     static func json(_ r: PlaneEvaluationReport, source: PoseSourceKind) -> String {

@@ -20,6 +20,16 @@ public struct PlaneMapQuality: Sendable, Equatable {
     public var extentHitDistances: [Double]
     /// The same for `existingPlaneUsingGeometry` hits.
     public var geometryHitDistances: [Double]
+    /// The anchor each `existingPlaneUsingExtent` hit landed on (parallel to ``extentHitDistances``).
+    public var extentHitAnchors: [UUID] = []
+
+    /// Anchors with `existingPlaneUsingExtent` hits more than `limit` (m) from any true surface,
+    /// with those hits' count, most first: where the misses come from.
+    public func offSurfaceAnchors(beyond limit: Double = 0.02) -> [(anchor: UUID, hits: Int)] {
+        var counts: [UUID: Int] = [:]
+        for (d, a) in zip(extentHitDistances, extentHitAnchors) where d > limit { counts[a, default: 0] += 1 }
+        return counts.map { ($0.key, $0.value) }.sorted { $0.hits != $1.hits ? $0.hits > $1.hits : $0.anchor.uuidString < $1.anchor.uuidString }
+    }
 
     /// Anchors per seen truth plane.
     public var anchorsPerVisiblePlane: Double { Double(anchors) / Double(max(visibleTruth.count, 1)) }
@@ -48,6 +58,7 @@ public struct PlaneMapQualityRecorder {
     private var seen = Set<String>()
     private var frames = 0
     private var extentHits: [Vector3] = [], geometryHits: [Vector3] = []
+    private var extentAnchors: [UUID] = []
 
     /// Creates a recorder.
     public init(truth: [TruthPlane]) { self.truth = truth }
@@ -61,7 +72,10 @@ public struct PlaneMapQualityRecorder {
         for j in 0..<gridSize {
             for i in 0..<gridSize {
                 let p = Vector2((Double(i) + 0.5) / Double(gridSize), (Double(j) + 0.5) / Double(gridSize))
-                if let h = frame.hitTest(p, types: .existingPlaneUsingExtent).first { extentHits.append(T_W_A * h.position) }
+                if let h = frame.hitTest(p, types: .existingPlaneUsingExtent).first, let anchor = h.anchor {
+                    extentHits.append(T_W_A * h.position)
+                    extentAnchors.append(anchor.identifier)
+                }
                 if let h = frame.hitTest(p, types: .existingPlaneUsingGeometry).first { geometryHits.append(T_W_A * h.position) }
             }
         }
@@ -95,7 +109,8 @@ public struct PlaneMapQualityRecorder {
         }.map(\.id)
         return PlaneMapQuality(visibleTruth: visible.map(\.id), missed: missed, anchors: report.planes.count,
                                extentHitDistances: extentHits.map { distanceToTruth(T_truth_world * $0) },
-                               geometryHitDistances: geometryHits.map { distanceToTruth(T_truth_world * $0) })
+                               geometryHitDistances: geometryHits.map { distanceToTruth(T_truth_world * $0) },
+                               extentHitAnchors: extentAnchors)
     }
 
     /// Distance (m) from `p` to the nearest truth polygon (convex hull on its plane).

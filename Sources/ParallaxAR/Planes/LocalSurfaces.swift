@@ -1,0 +1,106 @@
+import Foundation
+import ParallaxMath
+
+/// The orientation of the surface a map point lies on, judged from its neighbours alone.
+enum LocalSurface: Equatable {
+    /// The neighbours spread in a thin horizontal layer (a floor, a table top).
+    case horizontal
+    /// The neighbours spread in a thin vertical layer (a wall, a cabinet side).
+    case vertical
+    /// Enough neighbours, but no thin layer (clutter, an edge, a corner) or a slanted one.
+    case unknown
+    /// Too few neighbours for a verdict (a sparsely mapped surface), or not examined.
+    case sparse
+}
+
+/// Local surface orientation of map points by principal component analysis of each point's
+/// neighbourhood (the normal is the direction of least spread; cf. Hoppe et al. 1992, "Surface
+/// reconstruction from unorganized points"; Rabbani et al. 2006, normal-based region growing).
+///
+/// Why: plane detection searches one free parameter (a height) or two (a vertical line) over
+/// all free points. Without this check, the points at one height on every wall (or along one line
+/// across the floor and the table) add up to a consensus of their own, and a phantom horizontal
+/// slab cutting the walls or a phantom wall cutting the floor is detected. Points whose neighbours
+/// say "vertical surface" may not seed a horizontal plane, and the other way round.
+enum LocalSurfaces {
+    /// Neighbourhood radius (m): a few landmark voxels (4 cm) on either side.
+    static let radius = 0.3
+    /// Neighbours (including the point) needed for a verdict.
+    static let minimumNeighbours = 5
+    /// Thinness: least over middle spread (standard deviations) below this is a layer.
+    static let maximumThinness = 0.4
+    /// |n · z| above which a layer is horizontal (cos 30°), below which it is vertical (sin 30°).
+    static let horizontalCosine = cos(30 * Double.pi / 180), verticalCosine = sin(30 * Double.pi / 180)
+
+    /// Share of a candidate's points with a verdict that must lie on a layer of its orientation.
+    static let minimumSupport = 0.5
+
+    /// Whether a candidate plane of orientation `kind` made of `members` (indices into `surfaces`)
+    /// shows as a layer of that orientation: a real surface does around most of its points, a
+    /// phantom (one height through clutter and several walls, one line through boxes and books)
+    /// does not. Points too sparsely mapped for a verdict count neither way (plain plaster walls,
+    /// short sessions): the test only rejects where the map is dense enough to tell.
+    static func supports(_ members: [Int], _ surfaces: [LocalSurface], _ kind: LocalSurface) -> Bool {
+        var matching = 0, judged = 0
+        for i in members where surfaces[i] != .sparse {
+            judged += 1
+            if surfaces[i] == kind { matching += 1 }
+        }
+        return Double(matching) >= minimumSupport * Double(judged)
+    }
+
+    /// The verdict for `points[i]` for each `i` in `indices` (others: `.sparse`), neighbours
+    /// drawn from all `points`.
+    static func classify(_ points: [Vector3], indices: [Int]) -> [LocalSurface] {
+        var result = [LocalSurface](repeating: .sparse, count: points.count)
+        guard !indices.isEmpty else { return result }
+        func cell(_ p: Vector3) -> SIMD3<Int> {
+            SIMD3(Int((p.x / radius).rounded(.down)), Int((p.y / radius).rounded(.down)), Int((p.z / radius).rounded(.down)))
+        }
+        var grid: [SIMD3<Int>: [Int]] = [:]
+        for (i, p) in points.enumerated() { grid[cell(p), default: []].append(i) }
+        let r2 = radius * radius
+        for i in indices {
+            let p = points[i], c = cell(p)
+            var neighbours: [Vector3] = []
+            for dx in -1...1 {
+                for dy in -1...1 {
+                    for dz in -1...1 {
+                        for j in grid[c &+ SIMD3(dx, dy, dz)] ?? [] where (points[j] - p).squaredNorm <= r2 {
+                            neighbours.append(points[j])
+                        }
+                    }
+                }
+            }
+            guard neighbours.count >= minimumNeighbours else { continue }
+            result[i] = verdict(neighbours)
+        }
+        return result
+    }
+
+    /// The orientation of the thin layer `points` form, if they form one.
+    static func verdict(_ points: [Vector3]) -> LocalSurface {
+        let mean = points.reduce(Vector3.zero, +) / Double(points.count)
+        var covariance = Matrix3(diagonal: .zero)
+        for p in points { covariance = covariance + Matrix3.outer(p - mean, p - mean) }
+        let (_, s, v) = covariance.svd()
+        // Singular values of a covariance are variances: compare standard deviations.
+        guard s.y > 0, (abs(s.z) / s.y).squareRoot() < maximumThinness else { return .unknown }
+        let up = abs(v.column(2).z)
+        if up > horizontalCosine { return .horizontal }
+        if up < verticalCosine { return .vertical }
+        return .unknown
+    }
+}
+
+extension PlaneTracker {
+    /// Local surfaces of the points that would newly join a plane (near one, `owner[i] ≥ 0`, and
+    /// not among its inliers at the last refit); `.sparse` for all others. Points already in a
+    /// plane's support keep their place, so the check costs only what arrives.
+    func joinerSurfaces(_ points: [Vector3], ids: [UInt64], owner: [Int]) -> [LocalSurface] {
+        var supported = Set<UInt64>()
+        for s in support.values { supported.formUnion(s.ids) }
+        let joiners = points.indices.filter { owner[$0] >= 0 && !supported.contains(ids[$0]) }
+        return LocalSurfaces.classify(points, indices: joiners)
+    }
+}
