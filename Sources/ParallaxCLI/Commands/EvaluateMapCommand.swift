@@ -102,9 +102,10 @@ struct MapReport {
                             mean(graph), graph.max() ?? 0))
         if verbose {
             for e in mapper.loopClosures {
-                lines.append(String(format: "  loop %.2f s: keyframe %d ↔ %d, %d inliers, live correction %.3f m %.2f°", e.timestamp,
-                                    e.oldKeyframeID, e.currentKeyframeID, e.inliers, e.liveCorrection.translation.norm,
-                                    e.liveCorrection.rotation.angle * 180 / .pi))
+                lines.append(String(format: "  loop %.2f s: keyframe %d ↔ %d, %d inliers, live correction %.3f m %.2f°; %d steps, cost %.1f → %.1f",
+                                    e.timestamp - (mapper.database.keyframes.first?.timestamp ?? 0), e.oldKeyframeID, e.currentKeyframeID,
+                                    e.inliers, e.liveCorrection.translation.norm, e.liveCorrection.rotation.angle * 180 / .pi,
+                                    e.iterations, e.costBefore, e.costAfter))
             }
             for reason in mapper.rejectedLoops { lines.append("  refused: \(reason)") }
         }

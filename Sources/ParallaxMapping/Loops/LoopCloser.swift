@@ -51,6 +51,8 @@ public struct LoopClosureEvent: Sendable {
     public var keyframeCorrections: [(id: Int, position: Vector3, correction: RigidTransform)]
     /// CPU milliseconds of the pose-graph optimisation.
     public var optimizationMilliseconds: Double
+    /// Gauss–Newton steps taken and the graph's cost (squared whitened residuals) before and after.
+    public var iterations = 0, costBefore = 0.0, costAfter = 0.0
 
     /// The correction for something placed at `position_world` (before the correction): that of
     /// the nearest keyframe, as anchors are attached to keyframes (ARKit moves anchors with the
@@ -130,8 +132,9 @@ struct LoopCloser {
                                        yawSigma: configuration.loopSigma.yaw, huber: configuration.loopHuber))
     }
 
-    /// Optimises the graph over `database`; the new 4-DoF camera poses by keyframe id.
-    func optimize(_ database: KeyframeDatabase) -> [Int: YawPose] {
+    /// Optimises the graph over `database`; the new 4-DoF camera poses by keyframe id, the steps
+    /// taken and the cost before and after.
+    func optimize(_ database: KeyframeDatabase) -> (poses: [Int: YawPose], iterations: Int, costBefore: Double, costAfter: Double) {
         let keyframes = database.keyframes
         var index: [Int: Int] = [:]
         for (n, k) in keyframes.enumerated() { index[k.id] = n }
@@ -158,10 +161,11 @@ struct LoopCloser {
             edges.append(edge)
         }
         var graph = PoseGraph(nodes: before, fixed: fixed, edges: edges)
-        graph.optimize(iterations: 20)
+        let costBefore = graph.cost()
+        let steps = graph.optimize(iterations: 20)
         var out: [Int: YawPose] = [:]
         for (n, k) in keyframes.enumerated() { out[k.id] = graph.nodes[n] }
-        return out
+        return (out, steps, costBefore, graph.cost())
     }
 
     /// Heading of a camera pose: the azimuth of its x axis (image right), which stays near

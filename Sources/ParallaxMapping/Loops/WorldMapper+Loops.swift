@@ -33,7 +33,7 @@ extension WorldMapper {
         var corrections: [(id: Int, position: Vector3, correction: RigidTransform)] = []
         var moved = database.keyframes
         for i in moved.indices {
-            guard let after = optimized[moved[i].id] else { continue }
+            guard let after = optimized.poses[moved[i].id] else { continue }
             let C = LoopCloser.correction(from: LoopCloser.yawPose(moved[i].T_world_camera), to: after)
             corrections.append((moved[i].id, moved[i].T_world_camera.translation, C))
             moved[i].T_world_camera = C * moved[i].T_world_camera
@@ -44,7 +44,8 @@ extension WorldMapper {
         T_world_odom = WorldMapper.yawAndTranslation(live * T_world_odom)
         let event = LoopClosureEvent(timestamp: timestamp, oldKeyframeID: oldID, currentKeyframeID: latest.id, inliers: r.inlierCount,
                                      liveCorrection: live, keyframeCorrections: corrections,
-                                     optimizationMilliseconds: threadMilliseconds() - t0)
+                                     optimizationMilliseconds: threadMilliseconds() - t0, iterations: optimized.iterations,
+                                     costBefore: optimized.costBefore, costAfter: optimized.costAfter)
         loopClosures.append(event)
         return event
     }
