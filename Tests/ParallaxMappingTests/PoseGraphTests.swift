@@ -114,9 +114,9 @@ struct LoopCheckTests {
                                                           translation: predicted.translation + shift),
                            inlierCount: inliers, keyframeIDs: [0])
         }
-        #expect(closer.check(match(yaw: 0.01, shift: Vector3(0.05, 0, 0), inliers: 60), predicted: predicted, oldKeyframe: 0) == nil)
-        #expect(closer.check(match(yaw: 0, shift: .zero, inliers: 20), predicted: predicted, oldKeyframe: 0) != nil)
-        #expect(closer.check(match(yaw: 0.3, shift: .zero, inliers: 60), predicted: predicted, oldKeyframe: 0) != nil)
-        #expect(closer.check(match(yaw: 0, shift: Vector3(0, 0.5, 0), inliers: 60), predicted: predicted, oldKeyframe: 0) != nil)
+        #expect(closer.check(match(yaw: 0.01, shift: Vector3(0.05, 0, 0), inliers: 60), predicted: predicted, oldKeyframe: 0, segment: 0) == nil)
+        #expect(closer.check(match(yaw: 0, shift: .zero, inliers: 20), predicted: predicted, oldKeyframe: 0, segment: 0) != nil)
+        #expect(closer.check(match(yaw: 0.3, shift: .zero, inliers: 60), predicted: predicted, oldKeyframe: 0, segment: 0) != nil)
+        #expect(closer.check(match(yaw: 0, shift: Vector3(0, 0.5, 0), inliers: 60), predicted: predicted, oldKeyframe: 0, segment: 0) != nil)
     }
 }

@@ -94,7 +94,11 @@ struct MapReport {
         if let a = try LoopClosureAccuracy(samples: samples, mapper: mapper) {
             func cm(_ x: Double?) -> String { x.map { String(format: "%.1f cm", $0 * 100) } ?? "n/a (several odometry segments)" }
             lines.append("ATE posyaw, \(a.frames) frames: odometry only \(cm(a.odometry)), live mapped estimate \(cm(a.live))")
-            lines.append("ATE posyaw, \(a.keyframes) keyframes: as made (odometry) \(cm(a.keyframesOdometry)), after the pose graph \(cm(a.keyframesOptimized))")
+            lines.append("ATE posyaw, \(a.keyframes) keyframes: odometry only \(cm(a.keyframesOdometry)), after the pose graph \(cm(a.keyframesOptimized))")
+        }
+        let resets = zip(samples, samples.dropFirst()).filter { $0.0.odometry_world != nil && $0.1.odometry_world == nil }
+        if !resets.isEmpty {
+            lines.append("tracker resets (new odometry segments) at " + resets.map { String(format: "%.1f s", $0.1.time) }.joined(separator: ", "))
         }
         let graph = mapper.loopClosures.map(\.optimizationMilliseconds)
         lines.append(String(format: "loops: %d closed, %d refused; %.1f ms per detection attempt (%d), pose graph %.1f ms per closure (max %.1f)",

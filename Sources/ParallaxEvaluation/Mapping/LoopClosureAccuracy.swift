@@ -10,7 +10,7 @@ public struct LoopClosureAccuracy: Sendable {
     public var odometry: Double?
     /// Live mapped ATE over the same frames (m).
     public var live: Double
-    /// Keyframe ATE from the odometry at the moment each keyframe was made (m).
+    /// Keyframe ATE of the tracker's odometry alone at the keyframes (m); nil with several segments.
     public var keyframesOdometry: Double?
     /// Keyframe ATE after the final optimisation (m).
     public var keyframesOptimized: Double?
@@ -30,13 +30,13 @@ public struct LoopClosureAccuracy: Sendable {
         let byID = Dictionary(mapper.database.keyframes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var made: [Vector3] = [], optimized: [Vector3] = [], reference: [Vector3] = []
         for s in samples {
-            guard let k = s.keyframe, let kf = byID[k.id], let t = s.truth_world, let p = s.position_world else { continue }
+            guard let k = s.keyframe, let kf = byID[k.id], let t = s.truth_world, let p = s.odometry_world else { continue }
             made.append(p)
             optimized.append((kf.T_world_camera * k.T_camera_body).translation)
             reference.append(t)
         }
         keyframes = made.count
-        keyframesOdometry = made.count >= 3 ? try Self.rmse(made, reference) : nil
+        keyframesOdometry = made.count >= 3 && resets == 0 ? try Self.rmse(made, reference) : nil
         keyframesOptimized = made.count >= 3 ? try Self.rmse(optimized, reference) : nil
     }
 

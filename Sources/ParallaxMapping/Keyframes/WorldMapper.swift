@@ -147,6 +147,7 @@ public final class WorldMapper {
         if !aligned, !loadedMap || relocalizationCount > 0, trackingState == .normal, let since = unalignedSince,
            timestamp - since > configuration.relocalizationTimeout {
             aligned = true  // give up: continue in the odometry's placement
+            loops.unverifiedSegment = segment  // its placement is a guess: a loop may re-place it
         }
         let refining = refineUntil.map { timestamp < $0 } ?? false
         if (!aligned || refining), !database.keyframes.isEmpty, frameCounter % configuration.relocalizationStride == 0 {
@@ -155,6 +156,7 @@ public final class WorldMapper {
                 T_world_odom = Self.yawAndTranslation(r.T_world_camera * T_oc.inverse)
                 if !aligned { refineUntil = timestamp + configuration.refinementWindow }
                 aligned = true
+                if loops.unverifiedSegment == segment { loops.unverifiedSegment = nil }
                 relocalized = true
                 relocalizationCount += 1
             }

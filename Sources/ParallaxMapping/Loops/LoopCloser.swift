@@ -20,14 +20,16 @@ public struct LoopClosureConfiguration: Sendable {
     public var maximumPositionDisagreement = 0.15
     /// Drift allowance per metre travelled (see ``maximumPositionDisagreement``).
     public var driftPerMetre = 0.05
-    /// Odometry edge standard deviations (m, rad) between consecutive keyframes.
-    public var odometrySigma = (position: 0.01, yaw: 0.005)
+    /// Odometry edge standard deviations (m, rad) between consecutive keyframes (a few tenths
+    /// of a second apart: the tracker drifts centimetres over minutes, so a short edge is stiff).
+    public var odometrySigma = (position: 0.004, yaw: 0.002)
     /// Loop edge standard deviations (m, rad): PnP against triangulated points is less exact
     /// than a short stretch of odometry, but a loop is worth many odometry edges.
     public var loopSigma = (position: 0.03, yaw: 0.01)
     /// Weak link between the last keyframe of one tracking segment and the first of the next
-    /// (the segment was placed by relocalization or accepted as is): keeps the graph connected.
-    public var segmentLinkSigma = (position: 0.5, yaw: 0.2)
+    /// (the segment was placed by relocalization, or accepted as is — then the link is a guess):
+    /// it only keeps the graph connected, so loops decide where a segment lies.
+    public var segmentLinkSigma = (position: 10.0, yaw: 1.0)
     /// Huber threshold (whitened) on loop edges.
     public var loopHuber = 3.0
     /// Creates the defaults.
@@ -78,6 +80,10 @@ struct LoopCloser {
     private(set) var records: [Int: Record] = [:]
     private(set) var loopEdges: [PoseGraphEdge] = []
     private var lastAttempt = -Double.infinity
+    /// A segment accepted where the odometry put it after the relocalization timeout: its yaw
+    /// and position are a guess, so a loop is not checked against them (inliers only) and
+    /// re-places it.
+    var unverifiedSegment: Int?
     /// Odometry path length (m) of this session.
     private(set) var path = 0.0
     private var lastCameraPosition: Vector3?
@@ -109,8 +115,9 @@ struct LoopCloser {
     }
 
     /// Checks a PnP answer against the odometry's prediction; the reason when rejected.
-    func check(_ r: Relocalization, predicted T_world_camera: RigidTransform, oldKeyframe: Int) -> String? {
+    func check(_ r: Relocalization, predicted T_world_camera: RigidTransform, oldKeyframe: Int, segment: Int) -> String? {
         if r.inlierCount < configuration.minimumInliers { return "inliers \(r.inlierCount) < \(configuration.minimumInliers)" }
+        if unverifiedSegment == segment { return nil }
         let yaw = abs(wrapAngle(Self.yaw(of: r.T_world_camera) - Self.yaw(of: T_world_camera)))
         if yaw > configuration.maximumYawDisagreement {
             return String(format: "yaw disagrees with the odometry by %.1f°", yaw * 180 / .pi)

@@ -22,7 +22,7 @@ extension WorldMapper {
     /// current segment has no keyframe yet to attach the loop to.
     func closeLoop(_ r: Relocalization, timestamp: Double, T_odom_camera T_oc: RigidTransform) -> LoopClosureEvent? {
         guard let oldID = r.keyframeIDs.first, let oldKeyframe = database.keyframes.first(where: { $0.id == oldID }) else { return nil }
-        if let reason = loops.check(r, predicted: T_world_odom * T_oc, oldKeyframe: oldID) {
+        if let reason = loops.check(r, predicted: T_world_odom * T_oc, oldKeyframe: oldID, segment: segment) {
             rejectedLoops.append(reason)
             return nil
         }
@@ -47,6 +47,7 @@ extension WorldMapper {
                                      optimizationMilliseconds: threadMilliseconds() - t0, iterations: optimized.iterations,
                                      costBefore: optimized.costBefore, costAfter: optimized.costAfter)
         loopClosures.append(event)
+        if loops.unverifiedSegment == segment { loops.unverifiedSegment = nil }
         return event
     }
 }
