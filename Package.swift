@@ -109,7 +109,7 @@ let package = Package(
             name: "ParallaxEvaluation",
             dependencies: [
                 "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
-                "ParallaxAR", "ParallaxARView", "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
+                "ParallaxAR", "ParallaxARView", "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation", "ParallaxMapping",
             ]),
 
         // MARK: Command line

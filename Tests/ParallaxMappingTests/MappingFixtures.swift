@@ -17,10 +17,10 @@ enum MappingFixtures {
     /// True when the shared trajectories exist (simulation tests are skipped otherwise).
     static var hasTrajectories: Bool { FileManager.default.fileExists(atPath: trajectories.path) }
 
-    /// `parallax simulate --scene Scenes/room.json --trajectory <trajectory> --duration <d> [--stereo] --seed 1`
-    /// at 20 Hz with EuRoC cameras and noise, generated once.
-    static func simulated(trajectory: String, stereo: Bool, duration: Double) throws -> EuRoCDataset {
-        let name = "\(trajectory)-room-\(stereo ? "stereo" : "mono")-\(Int(duration))s-20hz"
+    /// `parallax simulate --scene Scenes/room.json --trajectory <trajectory> --duration <d> [--stereo] --seed 1
+    /// --rate-cam <rate>` with EuRoC cameras and noise, generated once.
+    static func simulated(trajectory: String, stereo: Bool, duration: Double, rate: Int = 20) throws -> EuRoCDataset {
+        let name = "\(trajectory)-room-\(stereo ? "stereo" : "mono")-\(Int(duration))s-\(rate)hz"
         let folder = cache.appendingPathComponent(name)
         let csv = folder.appendingPathComponent("mav0/cam0/data.csv").path
         if !FileManager.default.fileExists(atPath: csv) {
@@ -30,7 +30,7 @@ enum MappingFixtures {
             let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/room.json"))
             var config = SimulationConfiguration()
             config.seed = 1
-            config.cameras = SimulationConfiguration.eurocCameras(stereo: stereo, rate: 20)
+            config.cameras = SimulationConfiguration.eurocCameras(stereo: stereo, rate: Double(rate))
             let poses = try TUMTrajectory.read(contentsOf: trajectories.appendingPathComponent("\(trajectory).txt"))
             let samples = poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
             let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: duration)

@@ -56,6 +56,7 @@ extension Session {
         let m = mapping.mapper.process(timestamp: timestamp, trackingState: output.trackingState, T_odom_camera: T_odom_camera,
                                        featurePoints: points, image: image)
         mapping.last = m
+        if let loop = m.loopClosure { moveAnchors(with: loop) }
         var out = output
         out.T_world_body = output.T_world_body.map { m.T_world_odom * $0 }
         out.featurePoints = output.featurePoints.map {
@@ -63,5 +64,17 @@ extension Session {
         }
         if !m.isAligned, output.T_world_body != nil { out.trackingState = .limited(.relocalizing) }
         return out
+    }
+
+    /// A loop closure moved the keyframes: each user anchor moves with the keyframe nearest to it
+    /// (ARKit keeps anchors attached to the map the same way), and the delegate hears `didUpdate`.
+    func moveAnchors(with loop: LoopClosureEvent) {
+        guard let T_A_W, !userAnchors.isEmpty else { return }
+        let T_W_A = T_A_W.inverse
+        for i in userAnchors.indices {
+            let pose_world = T_W_A * RigidTransform(matrix: userAnchors[i].transform)
+            userAnchors[i].transform = (T_A_W * loop.correction(near: pose_world.translation) * pose_world).matrix
+        }
+        delegate?.session(self, didUpdate: userAnchors)
     }
 }

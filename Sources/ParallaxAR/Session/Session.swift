@@ -43,7 +43,7 @@ public final class Session {
     /// The world-map layer (Session+WorldMap.swift); nil until the first frame.
     var worldMapping: SessionWorldMapping?
     private var identifiers: AnchorIdentifierGenerator
-    private var userAnchors: [WorldAnchor] = []
+    var userAnchors: [WorldAnchor] = []
     var planes: PlaneTracker?
     var planeAnchors: [Int: PlaneAnchor] = [:]
     var landmarks = LandmarkMap()

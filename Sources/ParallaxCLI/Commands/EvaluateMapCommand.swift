@@ -33,6 +33,9 @@ struct EvaluateMapCommand: ParsableCommand {
     @Flag(help: "Print the state of every frame around the blackout.")
     var verbose = false
 
+    @Flag(help: "Turn loop closing off (relocalization only).")
+    var noLoopClosure = false
+
     func validate() throws {
         if let blackout { try NumberChecks.nonNegative(blackout, "--blackout", atMost: NumberChecks.maxSeconds, unit: "s") }
         try NumberChecks.positive(blackoutDuration, "--blackout-duration", atMost: 60, unit: "s")
@@ -41,7 +44,9 @@ struct EvaluateMapCommand: ParsableCommand {
     func run() throws {
         let data = try input.open(policy: .lenient)
         let mode = try cameras.mode(for: data, named: input.dataset)
-        let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel())
+        var settings = WorldMapperConfiguration()
+        settings.loopClosure.enabled = !noLoopClosure
+        let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel(), configuration: settings)
         let window = blackout.map { $0...($0 + blackoutDuration) }
         let samples = try MappedReplay(dataset: data, mode: mode, blackout: window).run(mapper: mapper, from: range.from, to: range.to)
         let report = MapReport(samples: samples, mapper: mapper, blackout: window)
@@ -86,6 +91,28 @@ struct MapReport {
         lines.append(String(format: "tracking %.2f ms/frame; mapping %.2f ms/frame on average, %.1f ms per keyframe (%d), %.1f ms per relocalization attempt (%d)",
                             mean(tracking), mean(mapping), mean(mapper.keyframeMilliseconds), mapper.keyframeMilliseconds.count,
                             mean(mapper.relocalizationMilliseconds), mapper.relocalizationMilliseconds.count))
+        if let a = try LoopClosureAccuracy(samples: samples, mapper: mapper) {
+            func cm(_ x: Double?) -> String { x.map { String(format: "%.1f cm", $0 * 100) } ?? "n/a (several odometry segments)" }
+            lines.append("ATE posyaw, \(a.frames) frames: odometry only \(cm(a.odometry)), live mapped estimate \(cm(a.live))")
+            lines.append("ATE posyaw, \(a.keyframes) keyframes: odometry only \(cm(a.keyframesOdometry)), after the pose graph \(cm(a.keyframesOptimized))")
+        }
+        let resets = zip(samples, samples.dropFirst()).filter { $0.0.odometry_world != nil && $0.1.odometry_world == nil }
+        if !resets.isEmpty {
+            lines.append("tracker resets (new odometry segments) at " + resets.map { String(format: "%.1f s", $0.1.time) }.joined(separator: ", "))
+        }
+        let graph = mapper.loopClosures.map(\.optimizationMilliseconds)
+        lines.append(String(format: "loops: %d closed, %d refused; %.1f ms per detection attempt (%d), pose graph %.1f ms per closure (max %.1f)",
+                            mapper.loopClosures.count, mapper.rejectedLoops.count, mean(mapper.loopMilliseconds), mapper.loopMilliseconds.count,
+                            mean(graph), graph.max() ?? 0))
+        if verbose {
+            for e in mapper.loopClosures {
+                lines.append(String(format: "  loop %.2f s: keyframe %d ↔ %d, %d inliers, live correction %.3f m %.2f°; %d steps, cost %.1f → %.1f",
+                                    e.timestamp - (mapper.database.keyframes.first?.timestamp ?? 0), e.oldKeyframeID, e.currentKeyframeID,
+                                    e.inliers, e.liveCorrection.translation.norm, e.liveCorrection.rotation.angle * 180 / .pi,
+                                    e.iterations, e.costBefore, e.costAfter))
+            }
+            for reason in mapper.rejectedLoops { lines.append("  refused: \(reason)") }
+        }
         lines.append("map: \(mapper.database.keyframes.count) keyframes, \(mapper.database.pointCount) points; \(mapper.relocalizationCount) relocalizations")
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)

@@ -37,6 +37,8 @@ public struct WorldMapperConfiguration: Sendable {
     /// with normal tracking is accepted where the odometry put it (mapping goes on, unverified).
     /// Never applies to a loaded map: that session keeps relocalizing, as ARKit does.
     public var relocalizationTimeout = 10.0
+    /// Loop closing (4-DoF pose graph over the keyframes).
+    public var loopClosure = LoopClosureConfiguration()
     /// Creates the defaults.
     public init() {}
 }
@@ -57,6 +59,9 @@ public struct MappingOutput: Sendable {
     public var addedKeyframe: Bool
     /// The relocalization attempt made on this frame, if any.
     public var attempt: Relocalizer.Attempt? = nil
+    /// The loop closure applied on this frame, if any: poses, points and ``T_world_odom`` moved;
+    /// clients move what they placed in the world with ``LoopClosureEvent/correction(near:)``.
+    public var loopClosure: LoopClosureEvent? = nil
 }
 
 /// The mapping layer over the tracker's odometry (VINS-Mono's relocalization model): keyframes with
@@ -69,7 +74,7 @@ public final class WorldMapper {
     /// cam0 model.
     public let camera: any CameraModel
     /// The keyframes.
-    public private(set) var database: KeyframeDatabase
+    public internal(set) var database: KeyframeDatabase
     /// The relocalizer.
     public var relocalizer = Relocalizer()
     /// Relocalizations so far (successful PnP solves that moved `T_world_odom`).
@@ -78,9 +83,17 @@ public final class WorldMapper {
     public private(set) var keyframeMilliseconds: [Double] = []
     /// Mapping CPU milliseconds per relocalization attempt.
     public private(set) var relocalizationMilliseconds: [Double] = []
+    /// Mapping CPU milliseconds per loop detection attempt (including any pose-graph optimisation).
+    public internal(set) var loopMilliseconds: [Double] = []
+    /// Loop closures applied.
+    public internal(set) var loopClosures: [LoopClosureEvent] = []
+    /// Why verified-looking loop candidates (enough PnP inliers for a relocalization) were refused.
+    public internal(set) var rejectedLoops: [String] = []
 
-    private var T_world_odom = RigidTransform.identity
-    private var aligned: Bool
+    var loops: LoopCloser
+    var segment = 0
+    var T_world_odom = RigidTransform.identity
+    var aligned: Bool
     private var hadPose = false
     private var limitedSince: Double?
     private var blindStretchHandled = false
@@ -97,6 +110,7 @@ public final class WorldMapper {
         self.database = database
         self.configuration = configuration
         aligned = database.keyframes.isEmpty
+        loops = LoopCloser(configuration: configuration.loopClosure)
         loadedMap = !database.keyframes.isEmpty
     }
 
@@ -110,9 +124,11 @@ public final class WorldMapper {
         var attempt: Relocalizer.Attempt?
         guard let T_oc = T_odom_camera else {
             if hadPose, !database.keyframes.isEmpty { aligned = false }  // the tracker reset: a new segment
+            if hadPose { segment += 1 }
             hadPose = false
             return output(.notAvailable, start: start, relocalized: false, added: false)
         }
+        loops.moved(to: T_oc, newSegment: !hadPose)
         hadPose = true
         if trackingState == .normal {
             limitedSince = nil
@@ -124,12 +140,14 @@ public final class WorldMapper {
                !database.keyframes.isEmpty {
                 aligned = false
                 blindStretchHandled = true
+                segment += 1  // the odometry coasted: no odometry edge across the stretch
             }
         }
         if aligned { unalignedSince = nil } else if unalignedSince == nil { unalignedSince = timestamp }
         if !aligned, !loadedMap || relocalizationCount > 0, trackingState == .normal, let since = unalignedSince,
            timestamp - since > configuration.relocalizationTimeout {
             aligned = true  // give up: continue in the odometry's placement
+            loops.unverifiedSegment = segment  // its placement is a guess: a loop may re-place it
         }
         let refining = refineUntil.map { timestamp < $0 } ?? false
         if (!aligned || refining), !database.keyframes.isEmpty, frameCounter % configuration.relocalizationStride == 0 {
@@ -138,6 +156,7 @@ public final class WorldMapper {
                 T_world_odom = Self.yawAndTranslation(r.T_world_camera * T_oc.inverse)
                 if !aligned { refineUntil = timestamp + configuration.refinementWindow }
                 aligned = true
+                if loops.unverifiedSegment == segment { loops.unverifiedSegment = nil }
                 relocalized = true
                 relocalizationCount += 1
             }
@@ -159,8 +178,13 @@ public final class WorldMapper {
                 }
             }
         }
+        var closure: LoopClosureEvent?
+        if aligned, trackingState == .normal, !refining, loops.attemptDue(at: timestamp) {
+            closure = detectLoop(timestamp: timestamp, T_odom_camera: T_oc, image: image)
+        }
         var out = output(status, start: start, relocalized: relocalized, added: added)
         out.attempt = attempt
+        out.loopClosure = closure
         return out
     }
 
@@ -198,7 +222,9 @@ public final class WorldMapper {
             KeyframePoint(featureID: kept[d.index].id, position_world: T_world_odom * kept[d.index].position_world,
                           pixel: d.keypoint.pixel, descriptor: d.keypoint.descriptor)
         }
-        database.add(Keyframe(id: database.nextID, timestamp: timestamp, T_world_camera: T_world_odom * T_oc, points: points))
+        let id = database.nextID
+        database.add(Keyframe(id: id, timestamp: timestamp, T_world_camera: T_world_odom * T_oc, points: points))
+        loops.keyframeAdded(id: id, segment: segment, T_odom_camera: T_oc, timestamp: timestamp)
         return true
     }
 

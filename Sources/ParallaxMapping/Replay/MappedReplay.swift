@@ -21,6 +21,11 @@ public struct MappedReplay {
         public var truth_world: Vector3?
         /// Tracker CPU milliseconds (front-end + back-end) on this frame.
         public var trackingMilliseconds: Double
+        /// Body position in the tracker's own odometry frame (no map, no loop closure).
+        public var odometry_world: Vector3?
+        /// When this frame became a keyframe: its id and `T_camera_body`, to read the keyframe's
+        /// body position back after later loop closures moved it.
+        public var keyframe: (id: Int, T_camera_body: RigidTransform)?
     }
 
     /// The dataset.
@@ -59,11 +64,16 @@ public struct MappedReplay {
                 let r = try vio.process(timestamp: f.timestamp, timestampNs: f.timestampNs, image0: image, image1: right)
                 let m = mapper.process(timestamp: f.timestamp, trackingState: r.trackingState, T_odom_camera: r.T_world_camera,
                                        featurePoints: r.featurePoints, image: image)
+                var keyframe: (id: Int, T_camera_body: RigidTransform)?
+                if m.addedKeyframe, let id = mapper.database.keyframes.last?.id, let T_oc = r.T_world_camera, let T_ob = r.T_world_body {
+                    keyframe = (id, T_oc.inverse * T_ob)
+                }
                 let state: TrackingState = r.T_world_body != nil && !m.isAligned ? .limited(.relocalizing) : r.trackingState
                 samples.append(Sample(time: t, state: state, output: m,
                                       position_world: r.T_world_body.map { (m.T_world_odom * $0).translation },
                                       truth_world: truth?.T_world_body(at: r.poseTimestampNs)?.translation,
-                                      trackingMilliseconds: r.timings.frontEnd + r.timings.backEnd))
+                                      trackingMilliseconds: r.timings.frontEnd + r.timings.backEnd,
+                                      odometry_world: r.T_world_body?.translation, keyframe: keyframe))
             default: break
             }
         }

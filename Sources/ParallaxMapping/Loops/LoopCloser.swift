@@ -1,0 +1,194 @@
+import Foundation
+import ParallaxMath
+
+/// Settings of loop closing (see ``LoopCloser``).
+public struct LoopClosureConfiguration: Sendable {
+    /// Off: the mapper only relocalizes (the odometry-only baseline of `parallax evaluate map`).
+    public var enabled = true
+    /// Keyframes made less than this long ago (s) are not loop candidates: a loop must revisit a
+    /// place, not match the view the tracker is still following.
+    public var minimumAge = 10.0
+    /// Seconds between loop detection attempts (each costs about a relocalization attempt).
+    public var interval = 0.5
+    /// Fewest PnP inliers for a loop (the relocalizer needs 15; a loop moves the whole map).
+    public var minimumInliers = 25
+    /// The PnP yaw may differ from the odometry's by at most this (rad) …
+    public var maximumYawDisagreement = 8.0 * Double.pi / 180
+    /// … and the position by at most this (m) plus ``driftPerMetre`` times the path length
+    /// travelled since the old keyframe: drift grows with distance; a false match rarely lands
+    /// inside this bound with enough inliers.
+    public var maximumPositionDisagreement = 0.15
+    /// Drift allowance per metre travelled (see ``maximumPositionDisagreement``).
+    public var driftPerMetre = 0.05
+    /// Odometry edge standard deviations (m, rad) between consecutive keyframes (a few tenths
+    /// of a second apart: the tracker drifts centimetres over minutes, so a short edge is stiff).
+    public var odometrySigma = (position: 0.004, yaw: 0.002)
+    /// Loop edge standard deviations (m, rad): PnP against triangulated points is less exact
+    /// than a short stretch of odometry, but a loop is worth many odometry edges.
+    public var loopSigma = (position: 0.03, yaw: 0.01)
+    /// Weak link between the last keyframe of one tracking segment and the first of the next
+    /// (the segment was placed by relocalization, or accepted as is — then the link is a guess):
+    /// it only keeps the graph connected, so loops decide where a segment lies.
+    public var segmentLinkSigma = (position: 10.0, yaw: 1.0)
+    /// Huber threshold (whitened) on loop edges.
+    public var loopHuber = 3.0
+    /// Creates the defaults.
+    public init() {}
+}
+
+/// A loop closure the mapper applied: the evidence and the corrections, so a client (the AR
+/// session) can move what it placed in the world.
+public struct LoopClosureEvent: Sendable {
+    /// Frame time (s).
+    public var timestamp: Double
+    /// The revisited keyframe.
+    public var oldKeyframeID: Int
+    /// The current segment's latest keyframe, which the loop edge joins to it.
+    public var currentKeyframeID: Int
+    /// PnP inliers.
+    public var inliers: Int
+    /// Correction applied to the live estimate (`T_world_odom ← correction · T_world_odom`).
+    public var liveCorrection: RigidTransform
+    /// Per keyframe (id, position before the correction, 4-DoF correction applied to it).
+    public var keyframeCorrections: [(id: Int, position: Vector3, correction: RigidTransform)]
+    /// CPU milliseconds of the pose-graph optimisation.
+    public var optimizationMilliseconds: Double
+    /// Gauss–Newton steps taken and the graph's cost (squared whitened residuals) before and after.
+    public var iterations = 0, costBefore = 0.0, costAfter = 0.0
+
+    /// The correction for something placed at `position_world` (before the correction): that of
+    /// the nearest keyframe, as anchors are attached to keyframes (ARKit moves anchors with the
+    /// map's keyframes the same way). Identity when there are no keyframes.
+    public func correction(near position_world: Vector3) -> RigidTransform {
+        keyframeCorrections.min { ($0.position - position_world).squaredNorm < ($1.position - position_world).squaredNorm }?
+            .correction ?? .identity
+    }
+}
+
+/// Loop closing over the mapper's keyframes (VINS-Mono's model): the odometry of every segment
+/// gives edges between consecutive keyframes; a verified revisit of an old keyframe gives a loop
+/// edge; a 4-DoF ``PoseGraph`` then spreads the loop's correction along the keyframes.
+struct LoopCloser {
+    var configuration: LoopClosureConfiguration
+    /// What the mapper knows of a keyframe it made itself (loaded keyframes have none).
+    struct Record {
+        var segment: Int
+        var T_odom_camera: RigidTransform
+        var madeAt: Double
+        var path: Double
+    }
+    private(set) var records: [Int: Record] = [:]
+    private(set) var loopEdges: [PoseGraphEdge] = []
+    private var lastAttempt = -Double.infinity
+    /// A segment accepted where the odometry put it after the relocalization timeout: its yaw
+    /// and position are a guess, so a loop is not checked against them (inliers only) and
+    /// re-places it.
+    var unverifiedSegment: Int?
+    /// Odometry path length (m) of this session.
+    private(set) var path = 0.0
+    private var lastCameraPosition: Vector3?
+
+    init(configuration: LoopClosureConfiguration) { self.configuration = configuration }
+
+    /// Accumulates the path length (camera positions in the odometry frame; a new segment restarts).
+    mutating func moved(to T_odom_camera: RigidTransform, newSegment: Bool) {
+        if let last = lastCameraPosition, !newSegment { path += (T_odom_camera.translation - last).norm }
+        lastCameraPosition = T_odom_camera.translation
+    }
+
+    mutating func keyframeAdded(id: Int, segment: Int, T_odom_camera: RigidTransform, timestamp: Double) {
+        records[id] = Record(segment: segment, T_odom_camera: T_odom_camera, madeAt: timestamp, path: path)
+    }
+
+    /// True when a detection attempt is due.
+    mutating func attemptDue(at timestamp: Double) -> Bool {
+        guard configuration.enabled, timestamp - lastAttempt >= configuration.interval else { return false }
+        lastAttempt = timestamp
+        return true
+    }
+
+    /// Keyframes old enough to close a loop with.
+    func candidates(in database: KeyframeDatabase, now: Double) -> KeyframeDatabase {
+        KeyframeDatabase(keyframes: database.keyframes.filter { k in
+            records[k.id].map { now - $0.madeAt >= configuration.minimumAge } ?? true
+        })
+    }
+
+    /// Checks a PnP answer against the odometry's prediction; the reason when rejected.
+    func check(_ r: Relocalization, predicted T_world_camera: RigidTransform, oldKeyframe: Int, segment: Int) -> String? {
+        if r.inlierCount < configuration.minimumInliers { return "inliers \(r.inlierCount) < \(configuration.minimumInliers)" }
+        if unverifiedSegment == segment { return nil }
+        let yaw = abs(wrapAngle(Self.yaw(of: r.T_world_camera) - Self.yaw(of: T_world_camera)))
+        if yaw > configuration.maximumYawDisagreement {
+            return String(format: "yaw disagrees with the odometry by %.1f°", yaw * 180 / .pi)
+        }
+        let travelled = records[oldKeyframe].map { path - $0.path } ?? 10
+        let bound = configuration.maximumPositionDisagreement + configuration.driftPerMetre * max(0, travelled)
+        let distance = (r.T_world_camera.translation - T_world_camera.translation).norm
+        if distance > bound { return String(format: "position disagrees with the odometry by %.2f m (bound %.2f m)", distance, bound) }
+        return nil
+    }
+
+    /// Records a loop edge: old keyframe `old` (pose in the world now) to `latest`, whose loop
+    /// pose is the PnP camera pose carried back along the odometry to the keyframe.
+    mutating func addLoop(old: Keyframe, latest: Int, T_world_camera pnp: RigidTransform, T_odom_camera current: RigidTransform) {
+        guard let record = records[latest] else { return }
+        let T_world_latest = pnp * current.inverse * record.T_odom_camera
+        let measurement = Self.yawPose(old.T_world_camera).relative(to: Self.yawPose(T_world_latest))
+        loopEdges.append(PoseGraphEdge(from: old.id, to: latest, measurement: measurement, positionSigma: configuration.loopSigma.position,
+                                       yawSigma: configuration.loopSigma.yaw, huber: configuration.loopHuber))
+    }
+
+    /// Optimises the graph over `database`; the new 4-DoF camera poses by keyframe id, the steps
+    /// taken and the cost before and after.
+    func optimize(_ database: KeyframeDatabase) -> (poses: [Int: YawPose], iterations: Int, costBefore: Double, costAfter: Double) {
+        let keyframes = database.keyframes
+        var index: [Int: Int] = [:]
+        for (n, k) in keyframes.enumerated() { index[k.id] = n }
+        let before = keyframes.map { Self.yawPose($0.T_world_camera) }
+        // Held: the first keyframe (the gauge) and every keyframe of a loaded map.
+        let fixed = keyframes.enumerated().map { $0.offset == 0 || records[$0.element.id] == nil }
+        var edges: [PoseGraphEdge] = []
+        for n in keyframes.indices.dropFirst() {
+            let a = keyframes[n - 1], b = keyframes[n]
+            if let ra = records[a.id], let rb = records[b.id], ra.segment == rb.segment {
+                let m = Self.yawPose(ra.T_odom_camera).relative(to: Self.yawPose(rb.T_odom_camera))
+                edges.append(PoseGraphEdge(from: n - 1, to: n, measurement: m, positionSigma: configuration.odometrySigma.position,
+                                           yawSigma: configuration.odometrySigma.yaw))
+            } else {
+                edges.append(PoseGraphEdge(from: n - 1, to: n, measurement: before[n - 1].relative(to: before[n]),
+                                           positionSigma: configuration.segmentLinkSigma.position, yawSigma: configuration.segmentLinkSigma.yaw))
+            }
+        }
+        for e in loopEdges {
+            guard let a = index[e.from], let b = index[e.to] else { continue }
+            var edge = e
+            edge.from = a
+            edge.to = b
+            edges.append(edge)
+        }
+        var graph = PoseGraph(nodes: before, fixed: fixed, edges: edges)
+        let costBefore = graph.cost()
+        let steps = graph.optimize(iterations: 20)
+        var out: [Int: YawPose] = [:]
+        for (n, k) in keyframes.enumerated() { out[k.id] = graph.nodes[n] }
+        return (out, steps, costBefore, graph.cost())
+    }
+
+    /// Heading of a camera pose: the azimuth of its x axis (image right), which stays near
+    /// horizontal for a camera looking forward or down; the yaw a world-side rotation adds to it
+    /// is exact whatever the axis.
+    static func yaw(of T: RigidTransform) -> Double {
+        let x = T.rotate(Vector3(1, 0, 0))
+        return atan2(x.y, x.x)
+    }
+
+    static func yawPose(_ T: RigidTransform) -> YawPose { YawPose(yaw: yaw(of: T), position: T.translation) }
+
+    /// The world-side 4-DoF transform moving a pose at `from` to `to` (yaw about z, then shift).
+    static func correction(from: YawPose, to: YawPose) -> RigidTransform {
+        let R = GravityAlignedPnP.rz(wrapAngle(to.yaw - from.yaw))
+        let T = RigidTransform(rotationMatrix: R, translation: .zero)
+        return RigidTransform(rotationMatrix: R, translation: to.position - T * from.position)
+    }
+}

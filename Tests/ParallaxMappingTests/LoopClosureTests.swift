@@ -1,0 +1,45 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxEvaluation
+import ParallaxMath
+import ParallaxTracking
+import Testing
+
+@testable import ParallaxMapping
+
+@Suite("Loop closure on a simulated revisit", .serialized)
+struct LoopClosureTests {
+    /// The first 60 s of the simulated rpng_table_03 hand-held walk around a table (mono, 10 Hz,
+    /// `Scenes/room.json`): the camera comes back to views it mapped more than 10 s earlier. Loops
+    /// must close, the keyframes after the pose graph must not be worse than the odometry made
+    /// them, nor the live estimate worse than the odometry alone; a match planted 0.5 m and 20°
+    /// off the odometry's prediction must be refused and leave the map untouched.
+    @Test("loops close, ATE does not worsen, a false loop is refused",
+          .enabled(if: MappingFixtures.hasTrajectories, "needs ../shared/trajectories"))
+    func revisit() throws {
+        let data = try MappingFixtures.simulated(trajectory: "rpng_table_03", stereo: false, duration: 120, rate: 10)
+        let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel())
+        let samples = try MappedReplay(dataset: data, mode: .mono).run(mapper: mapper, to: 60)
+        let accuracy = try #require(try LoopClosureAccuracy(samples: samples, mapper: mapper))
+        let odometry = try #require(accuracy.odometry)
+        let made = try #require(accuracy.keyframesOdometry), optimized = try #require(accuracy.keyframesOptimized)
+        print(String(format: "loop closure: %d loops (%d refused); ATE odometry %.2f cm, live %.2f cm; keyframes %.2f → %.2f cm",
+                     mapper.loopClosures.count, mapper.rejectedLoops.count, odometry * 100, accuracy.live * 100, made * 100, optimized * 100))
+        #expect(mapper.loopClosures.count >= 3)
+        #expect(optimized <= made * 1.02)
+        #expect(accuracy.live <= odometry * 1.02)
+
+        // A planted false loop: the newest keyframe's view matched 0.5 m and 20° away.
+        let latest = try #require(mapper.database.keyframes.last)
+        let T_oc = mapper.T_world_odom.inverse * latest.T_world_camera
+        let wrong = RigidTransform(rotationMatrix: GravityAlignedPnP.rz(20 * .pi / 180), translation: Vector3(0.5, 0, 0)) * latest.T_world_camera
+        let before = mapper.database
+        let refusedBefore = mapper.rejectedLoops.count
+        let oldID = try #require(mapper.database.keyframes.first?.id)
+        let closure = mapper.closeLoop(Relocalization(T_world_camera: wrong, inlierCount: 80, keyframeIDs: [oldID]),
+                                       timestamp: latest.timestamp + 1, T_odom_camera: T_oc)
+        #expect(closure == nil)
+        #expect(mapper.rejectedLoops.count == refusedBefore + 1)
+        #expect(mapper.database == before)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ParallaxMath
+import Testing
+
+@testable import ParallaxMapping
+
+@Suite("4-DoF pose graph")
+struct PoseGraphTests {
+    /// Truth: 80 poses around a 2 m circle (heading along it, height waving), the last one back
+    /// next to the first.
+    static func circle(_ n: Int = 80) -> [YawPose] {
+        (0..<n).map { i in
+            let a = 2 * Double.pi * Double(i) / Double(n - 1) * 0.98
+            return YawPose(yaw: wrapAngle(a + .pi / 2), position: Vector3(2 * cos(a), 2 * sin(a), 1.2 + 0.2 * sin(3 * a)))
+        }
+    }
+
+    /// Composes relative measurements from a start pose (what odometry does).
+    static func integrate(_ start: YawPose, _ steps: [YawPose]) -> [YawPose] {
+        var out = [start]
+        for m in steps {
+            let p = out[out.count - 1]
+            out.append(YawPose(yaw: wrapAngle(p.yaw + m.yaw), position: p.position + rotateZ(m.position, by: p.yaw)))
+        }
+        return out
+    }
+
+    /// Noise-free odometry and loop edges, a start far off (the odometry integrated with a yaw
+    /// drift of 0.4° per step and a 1 % scale error): the optimum is the truth, exactly.
+    @Test("noise-free drifting loop: exact recovery")
+    func exactRecovery() {
+        let truth = Self.circle()
+        let steps = zip(truth, truth.dropFirst()).map { $0.relative(to: $1) }
+        let drifted = Self.integrate(truth[0], steps.map {
+            YawPose(yaw: $0.yaw + 0.4 * .pi / 180, position: $0.position * 1.01)
+        })
+        var edges = steps.enumerated().map {
+            PoseGraphEdge(from: $0.offset, to: $0.offset + 1, measurement: $0.element, positionSigma: 0.01, yawSigma: 0.005)
+        }
+        let last = truth.count - 1
+        edges.append(PoseGraphEdge(from: 0, to: last, measurement: truth[0].relative(to: truth[last]), positionSigma: 0.03,
+                                   yawSigma: 0.01, huber: 3))
+        edges.append(PoseGraphEdge(from: 5, to: last - 2, measurement: truth[5].relative(to: truth[last - 2]), positionSigma: 0.03,
+                                   yawSigma: 0.01, huber: 3))
+        var graph = PoseGraph(nodes: drifted, fixed: [true] + Array(repeating: false, count: last), edges: edges)
+        let before = zip(graph.nodes, truth).map { ($0.position - $1.position).norm }.max() ?? 0
+        graph.optimize(iterations: 30)
+        let after = zip(graph.nodes, truth).map { ($0.position - $1.position).norm }.max() ?? 0
+        let yaw = zip(graph.nodes, truth).map { abs(wrapAngle($0.yaw - $1.yaw)) }.max() ?? 0
+        #expect(before > 0.3, "the start must be far off: \(before)")
+        #expect(after < 1e-6, "position error \(after)")
+        #expect(yaw < 1e-8, "yaw error \(yaw)")
+        #expect(graph.cost() < 1e-12)
+    }
+
+    /// Drifting odometry measurements and one exact loop edge: the loop spreads the error, the
+    /// end point comes back near the truth and the worst error over the loop shrinks.
+    @Test("drifting odometry, exact loop: error spread along the chain")
+    func driftingMeasurements() {
+        let truth = Self.circle()
+        let steps = zip(truth, truth.dropFirst()).map { $0.relative(to: $1) }
+        let biased = steps.map { YawPose(yaw: $0.yaw + 0.2 * .pi / 180, position: $0.position * 1.01) }
+        let odometry = Self.integrate(truth[0], biased)
+        var edges = biased.enumerated().map {
+            PoseGraphEdge(from: $0.offset, to: $0.offset + 1, measurement: $0.element, positionSigma: 0.01, yawSigma: 0.005)
+        }
+        let last = truth.count - 1
+        edges.append(PoseGraphEdge(from: 0, to: last, measurement: truth[0].relative(to: truth[last]), positionSigma: 0.01,
+                                   yawSigma: 0.005))
+        var graph = PoseGraph(nodes: odometry, fixed: [true] + Array(repeating: false, count: last), edges: edges)
+        graph.optimize(iterations: 30)
+        func worst(_ nodes: [YawPose]) -> Double { zip(nodes, truth).map { ($0.position - $1.position).norm }.max() ?? 0 }
+        let endBefore = (odometry[last].position - truth[last].position).norm
+        let endAfter = (graph.nodes[last].position - truth[last].position).norm
+        #expect(endAfter < endBefore / 4, "end error \(endBefore) → \(endAfter)")
+        #expect(worst(graph.nodes) < worst(odometry) / 2, "worst error \(worst(odometry)) → \(worst(graph.nodes))")
+    }
+
+    /// The skyline Cholesky against a dense answer on a banded matrix with one long row.
+    @Test("skyline Cholesky solves a banded system with a long row")
+    func skyline() throws {
+        let n = 12
+        var first = (0..<n).map { max(0, $0 - 2) }
+        first[n - 1] = 0
+        var A = SkylineMatrix(firstColumns: first)
+        var dense = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+        for i in 0..<n {
+            for j in first[i]...i {
+                let v = i == j ? 6.0 + Double(i) : 1.0 / Double(1 + i + j)
+                A.add(v, row: i, column: j)
+                dense[i][j] = v
+                dense[j][i] = v
+            }
+        }
+        let x = (0..<n).map { Double($0) - 4.5 }
+        let b = dense.map { row in zip(row, x).reduce(0) { $0 + $1.0 * $1.1 } }
+        let solved = try #require(A.solve(b))
+        #expect(zip(solved, x).map { abs($0 - $1) }.max() ?? 1 < 1e-10)
+    }
+}
+
+@Suite("Loop checks")
+struct LoopCheckTests {
+    /// A place match that disagrees with the odometry (too few inliers, a yaw or a position far
+    /// from the prediction) is refused; an agreeing one passes.
+    @Test("false loops are refused by the odometry checks")
+    func falseLoops() {
+        var closer = LoopCloser(configuration: LoopClosureConfiguration())
+        let predicted = RigidTransform(rotationMatrix: GravityAlignedPnP.rz(0.3), translation: Vector3(1, 2, 1.5))
+        closer.keyframeAdded(id: 0, segment: 0, T_odom_camera: predicted, timestamp: 0)
+        closer.moved(to: predicted, newSegment: true)
+        func match(yaw: Double, shift: Vector3, inliers: Int) -> Relocalization {
+            Relocalization(T_world_camera: RigidTransform(rotationMatrix: GravityAlignedPnP.rz(0.3 + yaw),
+                                                          translation: predicted.translation + shift),
+                           inlierCount: inliers, keyframeIDs: [0])
+        }
+        #expect(closer.check(match(yaw: 0.01, shift: Vector3(0.05, 0, 0), inliers: 60), predicted: predicted, oldKeyframe: 0, segment: 0) == nil)
+        #expect(closer.check(match(yaw: 0, shift: .zero, inliers: 20), predicted: predicted, oldKeyframe: 0, segment: 0) != nil)
+        #expect(closer.check(match(yaw: 0.3, shift: .zero, inliers: 60), predicted: predicted, oldKeyframe: 0, segment: 0) != nil)
+        #expect(closer.check(match(yaw: 0, shift: Vector3(0, 0.5, 0), inliers: 60), predicted: predicted, oldKeyframe: 0, segment: 0) != nil)
+    }
+}
