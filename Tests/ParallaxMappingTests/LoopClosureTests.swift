@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Loop closure on a simulated revisit", .serialized)
 struct LoopClosureTests {
-    /// The first 60 s of the simulated rpng_table_03 hand-held walk around a table (mono, 10 Hz,
+    /// 60 s of the simulated rpng_table_03 hand-held walk around a table (mono, 10 Hz,
     /// `Scenes/room.json`): the camera comes back to views it mapped more than 10 s earlier. Loops
     /// must close, the keyframes after the pose graph must not be worse than the odometry made
     /// them, nor the live estimate worse than the odometry alone; a match planted 0.5 m and 20°
@@ -17,7 +17,7 @@ struct LoopClosureTests {
     @Test("loops close, ATE does not worsen, a false loop is refused",
           .enabled(if: MappingFixtures.hasTrajectories, "needs ../shared/trajectories"))
     func revisit() throws {
-        let data = try MappingFixtures.simulated(trajectory: "rpng_table_03", stereo: false, duration: 120, rate: 10)
+        let data = try MappingFixtures.simulated(trajectory: "rpng_table_03", stereo: false, duration: 60, rate: 10)
         let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel())
         let samples = try MappedReplay(dataset: data, mode: .mono).run(mapper: mapper, to: 60)
         let accuracy = try #require(try LoopClosureAccuracy(samples: samples, mapper: mapper))
