@@ -8,7 +8,8 @@
 //   scoring:    every module above ← ParallaxEvaluation (ATE/RPE, front-end, plane and light scores,
 //               benchmarks); no product module depends on it. ParallaxCLI sits on top of all.
 // C libraries enter only through the small system-library targets CPNG (behind the CPNGSupport
-// wrapper), CEGL, COpenGL and CGLFW.
+// wrapper), CEGL, COpenGL and CGLFW, and for recordings (ParallaxRecordings: ParallaxDatasets ←
+// ParallaxRecordings) CBZip2, CLZ4, CZstd, CZlib and CTurboJPEG.
 import PackageDescription
 
 let package = Package(
@@ -21,6 +22,7 @@ let package = Package(
         .library(name: "ParallaxSceneGraph", targets: ["ParallaxSceneGraph"]),
         .library(name: "ParallaxRendering", targets: ["ParallaxRendering"]),
         .library(name: "ParallaxEvaluation", targets: ["ParallaxEvaluation"]),
+        .library(name: "ParallaxRecordings", targets: ["ParallaxRecordings"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -40,6 +42,16 @@ let package = Package(
         .systemLibrary(
             name: "CGLFW", path: "Sources/CGLFW", pkgConfig: "glfw3",
             providers: [.apt(["libglfw3-dev"])]),
+        // Recorded formats (ROS 1 bags, MCAP): chunk decompression, checksums and JPEG images.
+        .systemLibrary(name: "CBZip2", path: "Sources/CBZip2", providers: [.apt(["libbz2-dev"])]),
+        .systemLibrary(
+            name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(
+            name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
 
         // MARK: Estimation stack
         .target(name: "ParallaxMath"),
@@ -53,6 +65,13 @@ let package = Package(
         .target(
             name: "ParallaxDatasets",
             dependencies: ["ParallaxMath", "ParallaxImaging", .product(name: "Yams", package: "Yams")]),
+
+        // ROS 1 bags and MCAP files: reading, writing, message definitions, sensor message decoding.
+        .target(
+            name: "ParallaxRecordings",
+            dependencies: [
+                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "CBZip2", "CLZ4", "CZstd", "CZlib", "CTurboJPEG",
+            ]),
 
         .target(name: "ParallaxVision", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets"]),
         .target(name: "ParallaxTracking", dependencies: ["ParallaxMath", "ParallaxDatasets", "ParallaxVision"]),
@@ -88,7 +107,7 @@ let package = Package(
             dependencies: [
                 "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
                 "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
-                "ParallaxAR", "ParallaxARView", "ParallaxEvaluation",
+                "ParallaxAR", "ParallaxARView", "ParallaxEvaluation", "ParallaxRecordings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -109,6 +128,9 @@ let package = Package(
         .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"], exclude: ["Golden"]),
         .testTarget(name: "ParallaxSimulationTests", dependencies: ["ParallaxSimulation"]),
         .testTarget(name: "ParallaxEvaluationTests", dependencies: ["ParallaxEvaluation"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ParallaxRecordingsTests", dependencies: ["ParallaxRecordings", "ParallaxDatasets"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "ParallaxImaging"]),
     ]
 )
