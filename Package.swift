@@ -7,6 +7,8 @@
 //   AR view:    ParallaxAR, ParallaxRendering ← ParallaxARView
 //   scoring:    every module above ← ParallaxEvaluation (ATE/RPE, front-end, plane and light scores,
 //               benchmarks); no product module depends on it. ParallaxCLI sits on top of all.
+// `import Parallax` (the umbrella target) re-exports the everyday modules; every target declares
+// each module it imports.
 // C libraries enter only through the small system-library targets CPNG (behind the CPNGSupport
 // wrapper), CEGL, COpenGL and CGLFW, and for recordings (ParallaxRecordings: ParallaxDatasets ←
 // ParallaxRecordings) CBZip2, CLZ4, CZstd, CZlib and CTurboJPEG.
@@ -22,6 +24,14 @@ let package = Package(
         .library(name: "ParallaxSceneGraph", targets: ["ParallaxSceneGraph"]),
         .library(name: "ParallaxRendering", targets: ["ParallaxRendering"]),
         .library(name: "ParallaxEvaluation", targets: ["ParallaxEvaluation"]),
+        // The everyday API in one import (`import Parallax`): session, configurations, anchors,
+        // sensor sources, tracking, scene graph and renderer. The modules stay importable one by one.
+        .library(name: "Parallax", targets: ["Parallax"]),
+        .library(name: "ParallaxVision", targets: ["ParallaxVision"]),
+        .library(name: "ParallaxTracking", targets: ["ParallaxTracking"]),
+        .library(name: "ParallaxAR", targets: ["ParallaxAR"]),
+        .library(name: "ParallaxARView", targets: ["ParallaxARView"]),
+        .library(name: "ParallaxSimulation", targets: ["ParallaxSimulation"]),
         .library(name: "ParallaxRecordings", targets: ["ParallaxRecordings"]),
     ],
     dependencies: [
@@ -74,7 +84,7 @@ let package = Package(
             ]),
 
         .target(name: "ParallaxVision", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets"]),
-        .target(name: "ParallaxTracking", dependencies: ["ParallaxMath", "ParallaxDatasets", "ParallaxVision"]),
+        .target(name: "ParallaxTracking", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision"]),
 
         .target(
             name: "ParallaxAR",
@@ -85,13 +95,26 @@ let package = Package(
         .target(name: "ParallaxShaders", path: "Shaders", exclude: ["README.md"], resources: [.copy("glsl")]),
         .target(
             name: "ParallaxRendering",
-            dependencies: ["ParallaxSceneGraph", "ParallaxImaging", "ParallaxShaders", "CEGL", "COpenGL", "CGLFW"]),
+            dependencies: ["ParallaxMath", "ParallaxSceneGraph", "ParallaxImaging", "ParallaxShaders", "CEGL", "COpenGL", "CGLFW"]),
 
         .target(
             name: "ParallaxSimulation",
             dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxSceneGraph", "ParallaxRendering"]),
 
-        .target(name: "ParallaxARView", dependencies: ["ParallaxAR", "ParallaxSceneGraph", "ParallaxRendering"]),
+        .target(
+            name: "ParallaxARView",
+            dependencies: [
+                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxAR",
+                "ParallaxSceneGraph", "ParallaxRendering",
+            ]),
+
+        // MARK: Umbrella (re-exports only; see Sources/Parallax/Parallax.swift)
+        .target(
+            name: "Parallax",
+            dependencies: [
+                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxTracking", "ParallaxAR",
+                "ParallaxSceneGraph", "ParallaxRendering", "ParallaxARView",
+            ]),
 
         // MARK: Scoring and benchmarks (kept out of the product modules, like OpenVINS's ov_eval)
         .target(
@@ -113,24 +136,48 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "ParallaxMathTests", dependencies: ["ParallaxMath"]),
-        .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging"]),
-        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets"]),
-        .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision"]),
+        .testTarget(name: "ParallaxImagingTests", dependencies: ["ParallaxImaging", "ParallaxMath"]),
+        .testTarget(name: "ParallaxDatasetsTests", dependencies: ["ParallaxDatasets", "ParallaxImaging", "ParallaxMath"]),
+        .testTarget(name: "ParallaxVisionTests", dependencies: ["ParallaxVision", "ParallaxDatasets", "ParallaxMath"]),
         .testTarget(
             name: "ParallaxTrackingTests",
             dependencies: [
                 "ParallaxTracking", "ParallaxDatasets", "ParallaxSimulation", "ParallaxSceneGraph", "ParallaxEvaluation",
+                "ParallaxMath", "ParallaxImaging", "ParallaxVision",
             ]),
         // AR tests score plane detection with the evaluation module's truth reader and evaluator.
-        .testTarget(name: "ParallaxARTests", dependencies: ["ParallaxAR", "ParallaxEvaluation"]),
-        .testTarget(name: "ParallaxARViewTests", dependencies: ["ParallaxARView", "ParallaxEvaluation"]),
-        .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph"]),
-        .testTarget(name: "ParallaxRenderingTests", dependencies: ["ParallaxRendering"], exclude: ["Golden"]),
-        .testTarget(name: "ParallaxSimulationTests", dependencies: ["ParallaxSimulation"]),
-        .testTarget(name: "ParallaxEvaluationTests", dependencies: ["ParallaxEvaluation"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "ParallaxRecordingsTests", dependencies: ["ParallaxRecordings", "ParallaxDatasets"],
+            name: "ParallaxARTests",
+            dependencies: [
+                "ParallaxAR", "ParallaxEvaluation", "ParallaxDatasets", "ParallaxImaging", "ParallaxMath", "ParallaxTracking",
+            ]),
+        .testTarget(
+            name: "ParallaxARViewTests",
+            dependencies: [
+                "ParallaxARView", "ParallaxEvaluation", "ParallaxAR", "ParallaxImaging", "ParallaxMath", "ParallaxRendering",
+                "ParallaxSceneGraph", "ParallaxVision",
+            ]),
+        .testTarget(name: "ParallaxSceneGraphTests", dependencies: ["ParallaxSceneGraph", "ParallaxMath"]),
+        .testTarget(
+            name: "ParallaxRenderingTests",
+            dependencies: ["ParallaxRendering", "ParallaxImaging", "ParallaxMath", "ParallaxSceneGraph"], exclude: ["Golden"]),
+        .testTarget(
+            name: "ParallaxSimulationTests",
+            dependencies: [
+                "ParallaxSimulation", "ParallaxDatasets", "ParallaxImaging", "ParallaxMath", "ParallaxRendering",
+                "ParallaxSceneGraph",
+            ]),
+        .testTarget(
+            name: "ParallaxEvaluationTests",
+            dependencies: ["ParallaxEvaluation", "ParallaxAR", "ParallaxDatasets", "ParallaxImaging", "ParallaxMath"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ParallaxCLITests",
+            dependencies: [
+                "ParallaxCLI", "ParallaxImaging", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(
+            name: "ParallaxRecordingsTests", dependencies: ["ParallaxRecordings", "ParallaxDatasets", "ParallaxImaging"],
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "ParallaxCLITests", dependencies: ["ParallaxCLI", "ParallaxImaging"]),
     ]
 )

@@ -33,6 +33,24 @@ public enum FileReadability {
     /// where Foundation wraps one).
     public static func describe(_ error: Error, reading url: URL) -> String {
         if let p = problem(url) { return p }
+        return plain(error)
+    }
+
+    /// Why writing `url` failed, in plain words: its folder is missing, is not a folder or is not
+    /// writable, it is itself a folder, or `error`'s POSIX cause (never Foundation's
+    /// `NSCocoaErrorDomain error 512`/`4` text when a cause can be found).
+    public static func describe(_ error: Error, writing url: URL) -> String {
+        let folder = url.deletingLastPathComponent()
+        var info = stat()
+        if stat(folder.path, &info) != 0 { return errno == EACCES ? "permission denied" : "folder \(folder.path) does not exist" }
+        if info.st_mode & S_IFMT != S_IFDIR { return "\(folder.path) is not a folder" }
+        if access(folder.path, W_OK) != 0 { return "permission denied on folder \(folder.path)" }
+        if stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return "is a directory" }
+        return plain(error)
+    }
+
+    /// `error`'s POSIX cause where Foundation wraps one, else its description.
+    private static func plain(_ error: Error) -> String {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

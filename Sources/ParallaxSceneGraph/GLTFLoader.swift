@@ -42,6 +42,7 @@ public enum GLTFLoader {
             let (field, message) = describe(e)
             throw SceneError(file: name, field: field, message)
         }
+        if let duplicate = JSONDuplicateKeys.first(in: json) { throw SceneError(file: name, JSONDuplicateKeys.message(duplicate)) }
         guard doc.asset.version.hasPrefix("2.") else { throw SceneError(file: name, field: "asset.version", "only glTF 2.x is supported, found \(doc.asset.version)") }
         let supported: Set<String> = ["KHR_lights_punctual", "KHR_materials_emissive_strength"]
         if let req = doc.extensionsRequired?.first(where: { !supported.contains($0) }) {

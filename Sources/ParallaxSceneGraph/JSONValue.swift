@@ -130,12 +130,15 @@ struct JSONField {
 extension JSONValue {
     /// Decodes JSON bytes, turning `DecodingError` into a ``SceneError`` naming the file.
     static func parse(_ data: Data, file: String) throws -> JSONField {
+        let value: JSONValue
         do {
-            return JSONField(value: try JSONDecoder().decode(JSONValue.self, from: data), file: file, path: "")
+            value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch DecodingError.dataCorrupted {
             throw SceneError(file: file, "invalid JSON at \(JSONSyntaxError.describe(data))")
         } catch {
             throw SceneError(file: file, "invalid JSON: \(error)")
         }
+        if let duplicate = JSONDuplicateKeys.first(in: data) { throw SceneError(file: file, JSONDuplicateKeys.message(duplicate)) }
+        return JSONField(value: value, file: file, path: "")
     }
 }

@@ -25,9 +25,13 @@ final class TextureCache {
         let image: Image<RGBA8>
         do {
             let info = try PNG.readInfo(contentsOf: url)
-            guard info.width > 0, info.height > 0, info.width <= SceneLimits.maxTextureSize, info.height <= SceneLimits.maxTextureSize,
-                  info.width * info.height <= SceneLimits.maxTexturePixels else {
-                throw SceneError(file: file, field: field, "texture \(url.lastPathComponent) is \(info.width)×\(info.height), over the \(SceneLimits.maxTextureSize)-pixel limit")
+            let size = "texture \(url.lastPathComponent) is \(info.width)×\(info.height)"
+            guard info.width <= SceneLimits.maxTextureSize, info.height <= SceneLimits.maxTextureSize else {
+                throw SceneError(file: file, field: field, "\(size); each side may be at most \(SceneLimits.maxTextureSize) pixels")
+            }
+            guard info.width * info.height <= SceneLimits.maxTexturePixels else {
+                throw SceneError(file: file, field: field,
+                                 "\(size) = \(info.width * info.height) pixels; at most \(SceneLimits.maxTexturePixels) pixels in all")
             }
             image = try PNG.read(contentsOf: url).toRGBA8()
         } catch let e as SceneError { throw e } catch {

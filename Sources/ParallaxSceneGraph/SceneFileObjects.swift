@@ -121,7 +121,10 @@ extension SceneFileReader {
         c.usesOrthographicProjection = try f.bool("orthographic") ?? false
         c.orthographicScale = try f.float("orthographicScale", in: 1e-4...1e5) ?? c.orthographicScale
         if let p = f.child("projection") {
-            c.projectionTransform = Matrix4(rowMajor: try p.floats(count: 16...16).map(Double.init)).float
+            let projection = Matrix4(rowMajor: try p.floats(count: 16...16).map(Double.init))
+            // A singular projection maps the view onto a plane or line: nothing would draw.
+            guard projection.inverse != nil else { throw p.error("projection matrix is singular (it has no inverse)") }
+            c.projectionTransform = projection.float
         }
         return c
     }

@@ -7,7 +7,9 @@ import ParallaxImaging
 @Suite struct DatasetSilentSuccessTests {
     private let png = Data((try? PNG.encode(.gray8(GrayImage(width: 64, height: 48, fill: 0)))) ?? [])
 
-    private func validateError(cam0: [String] = Fixtures.cameraRows(), imu: [String] = Fixtures.imuRows(),
+    // 30 IMU samples (1.000…1.145 s) cover the three frames (1.00, 1.05, 1.10 s); validation
+    // checks that the IMU spans the frames.
+    private func validateError(cam0: [String] = Fixtures.cameraRows(), imu: [String] = Fixtures.imuRows(30),
                                _ name: String = #function) throws -> String? {
         let root = try Fixtures.writeDataset(at: Fixtures.temporaryFolder(name), cam0: cam0, imu: imu, imageBytes: png)
         defer { try? FileManager.default.removeItem(at: root) }

@@ -66,6 +66,12 @@ enum Fixtures {
         (0..<count).map { let t = 1_000_000_000 + Int64($0) * 50_000_000; return "\(t),\(t).png" }
     }
 
+    /// `yaml` with cam0's T_BS translation `-0.01` on y moved to `0.10` (a 11 cm baseline), or
+    /// unchanged when it holds no such entry.
+    static func shifted(_ yaml: String) -> String {
+        yaml.replacingOccurrences(of: "1.0, 0.0, 0.0, -0.01,", with: "1.0, 0.0, 0.0, 0.10,")
+    }
+
     /// Writes a small dataset by hand. Image files named in the camera rows are created empty
     /// unless `imageBytes` is given (CSV tests never decode them).
     @discardableResult
@@ -82,7 +88,8 @@ enum Fixtures {
         }
         for (name, rows) in [("cam0", cam0), ("cam1", cam1)] {
             guard let rows else { continue }
-            try write(cameraYAML, "\(name)/sensor.yaml")
+            // cam1 sits 11 cm along the body y axis from cam0 (a stereo rig needs a baseline).
+            try write(name == "cam1" ? Self.shifted(cameraYAML) : cameraYAML, "\(name)/sensor.yaml")
             try write((["#timestamp [ns],filename"] + rows).joined(separator: "\n") + "\n", "\(name)/data.csv")
             try fm.createDirectory(at: mav0.appendingPathComponent("\(name)/data"), withIntermediateDirectories: true)
             for r in rows {

@@ -65,7 +65,9 @@ func badSceneFieldsAreReported(nodes: String, expected: String) throws {
 
 /// A huge texture is refused from its PNG header alone: 20000² passes the PNG reader's own
 /// sanity limit and is stopped by ours; 100000² (40 GB decoded) is refused by the reader.
-@Test(arguments: [(UInt32(20_000), "huge.png is 20000×20000, over the 16384-pixel limit"), (UInt32(100_000), "100000×100000")])
+@Test(arguments: [(UInt32(20_000), "huge.png is 20000×20000; each side may be at most 16384 pixels"),
+                  (UInt32(16_384), "huge.png is 16384×16384 = 268435456 pixels; at most 67108864 pixels in all"),
+                  (UInt32(100_000), "100000×100000")])
 func hugeTextureIsRejectedBeforeDecoding(side: UInt32, expected: String) throws {
     var ihdr: [UInt8] = [0x49, 0x48, 0x44, 0x52]
     for v in [side, side] { ihdr += [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }

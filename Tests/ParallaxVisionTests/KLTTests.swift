@@ -104,3 +104,28 @@ import Testing
     let q = try #require(result)
     #expect((q - corner - Vector2(0.6, -0.4)).norm < 0.05, "tracked to \(q), expected \(corner + Vector2(0.6, -0.4))")
 }
+
+/// An exposure change between frames (every pixel scaled by 1.3, plus an offset): with the gain
+/// term KLT still lands on the true shift; with the offset alone it is biased or loses points.
+@Test func kltWithGainFollowsAnExposureChange() throws {
+    let w = 320, h = 240
+    let tex = AnalyticTexture(seed: 11, width: w, height: h)
+    let shift = Vector2(2.41, 1.17)
+    let a = ImagePyramid(base: tex.render(width: w, height: h), levelCount: 3)
+    var brighter = tex.render(width: w, height: h, shift: shift)
+    brighter.pixels = brighter.pixels.map { 1.3 * $0 + 6 }
+    let b = ImagePyramid(base: brighter, levelCount: 3)
+    let pts = GridCornerDetector(gridColumns: 8, gridRows: 6, minDistance: 15)
+        .detect(in: a.base, existing: [], maxCount: 40).map(\.position)
+    #expect(pts.count >= 30)
+    func errors(_ klt: LucasKanadeTracker) -> [Double] {
+        zip(pts, klt.trackChecked(from: a, to: b, points: pts)).compactMap { p, q in q.map { (($0 - p) - shift).norm } }
+    }
+    let withGain = errors(LucasKanadeTracker(compensatesGain: true))
+    let offsetOnly = errors(LucasKanadeTracker(compensatesGain: false))
+    #expect(withGain.count >= pts.count * 9 / 10, "tracked \(withGain.count) of \(pts.count)")
+    #expect((withGain.max() ?? .infinity) < 0.05, "worst error with gain \(withGain.max() ?? .infinity) px")
+    let rms = { (e: [Double]) in (e.map { $0 * $0 }.reduce(0, +) / Double(max(e.count, 1))).squareRoot() }
+    #expect(offsetOnly.count < withGain.count || rms(offsetOnly) > 2 * rms(withGain),
+            "offset only: \(offsetOnly.count) tracked, rms \(rms(offsetOnly)); with gain: rms \(rms(withGain))")
+}

@@ -35,6 +35,26 @@ public struct SceneLightEstimator: LightEstimator {
         self.planeSamplingStep = max(1, planeSamplingStep); self.fitInterval = max(1, fitInterval)
     }
 
+    /// Most planes whose pixels are sampled per frame: every sampled pixel is tested against each
+    /// of them, so without a limit the cost grows with the size of the plane map (a long session).
+    public var maximumShadingPlanes = 8
+
+    /// The planes whose boundary reaches into the image, largest first, at most `limit`.
+    static func planesInView(_ planes: [PlaneAnchor], camera: Camera, limit: Int) -> [PlaneAnchor] {
+        let w = Double(camera.imageResolution.width), h = Double(camera.imageResolution.height)
+        let visible = planes.filter { p in
+            let pts = p.worldBoundary.compactMap(camera.projectPoint)
+            // Partly behind the camera (a floor under it): its in-front corners need not bound the view.
+            if !pts.isEmpty && pts.count < p.worldBoundary.count { return true }
+            guard let minX = pts.map(\.x).min(), let maxX = pts.map(\.x).max(),
+                  let minY = pts.map(\.y).min(), let maxY = pts.map(\.y).max() else { return false }
+            return maxX >= 0 && minX < w && maxY >= 0 && minY < h
+        }
+        return Array(visible.sorted { $0.geometry.area != $1.geometry.area ? $0.geometry.area > $1.geometry.area
+                                                                           : $0.identifier.uuidString < $1.identifier.uuidString }
+            .prefix(limit))
+    }
+
     /// The estimate for one frame (see the type's description).
     public mutating func estimate(image: AnyImage, camera: Camera, planes: [PlaneAnchor]) -> LightEstimate {
         frameCount += 1
@@ -48,7 +68,7 @@ public struct SceneLightEstimator: LightEstimator {
         // A detected plane's normal may point either way (walls especially); shading is seen on the
         // side facing the camera, so orient each normal towards it.
         let eye = camera.position
-        let shading = planes.map { p -> ShadingPlane in
+        let shading = Self.planesInView(planes, camera: camera, limit: maximumShadingPlanes).map { p -> ShadingPlane in
             let n = (eye - p.origin).dot(p.normal) >= 0 ? p.normal : -p.normal
             return ShadingPlane(id: p.identifier.uuidString, normal: n, polygon: p.worldBoundary)
         }

@@ -19,6 +19,11 @@ import ParallaxMath
 ///    the older one. New horizontal slabs within ``duplicateSeparation`` of a known plane over
 ///    the same area are not detected as planes (triangulation noise, rugs).
 /// 4. **Classify** from orientation and height relative to the camera (see ``classify()``).
+///
+/// **Incremental** (bounded cost over long sessions, see `PlaneTracker+Support.swift`): a plane
+/// is refitted only when its support (inlier ids and positions) changed; detection runs only when
+/// enough new unassigned points arrived; points the bounded ``LandmarkMap`` evicts leave their
+/// positions in the plane's retired hull, so a plane never shrinks because its old points aged out.
 struct PlaneTracker {
     /// Orientations to detect.
     let detection: PlaneDetection
@@ -35,27 +40,48 @@ struct PlaneTracker {
     var minimumArea = 0.05
     /// Parallel planes closer than this (m) over the same area are one surface.
     var duplicateSeparation = 0.10
+    /// Area (m²) a plane needs to set the floor's height (a bookshelf's bottom shelf has ~0.4 m²).
+    var minimumFloorArea = 0.5
+    /// Height above the floor (m) up to which a plane is floor too (estimation noise, rugs).
+    var floorTolerance = 0.04
     /// RANSAC iterations for vertical planes.
     var ransacIterations = 200
 
     private(set) var planes: [Int: DetectedPlane] = [:]
+    /// Each plane's inliers at its last refit (ids and positions), to skip unchanged refits and
+    /// to retire the points the map evicts.
+    var support: [Int: PlaneSupport] = [:]
+    /// Each plane's hull (W) of former inliers that left the map.
+    var retired: [Int: [Vector3]] = [:]
+    /// State of the skip test for detection.
+    var detectionGate = DetectionGate()
+    /// Refits done and skipped so far (for the benchmark's report).
+    private(set) var refitCounts = (done: 0, skipped: 0)
     private var nextID = 0
     private var rng: UInt64 = 0x9A4A_11E5
     private var cameraHeightSum = 0.0
     private var cameraCount = 0
     private var covariances: [Matrix3] = []
+    private var currentIDs: [UInt64] = []
     /// Floor on each point's standard deviation along the normal in the weighted fit (m).
     var minimumPointSigma = 0.01
 
     init(detection: PlaneDetection) { self.detection = detection }
 
     /// Drops a plane (the user removed its anchor); it may be detected again later.
-    mutating func forget(planeID: Int) { planes[planeID] = nil }
+    mutating func forget(planeID: Int) {
+        planes[planeID] = nil
+        support[planeID] = nil
+        retired[planeID] = nil
+    }
 
     /// Updates the planes from the whole point map.
     mutating func update(points mapPoints: [MapPoint], cameraPosition: Vector3, timestamp: Double) -> PlaneChanges {
         let points = mapPoints.map(\.position)
+        let pointIDs = mapPoints.map(\.id)
         covariances = mapPoints.map(\.covariance)
+        currentIDs = pointIDs
+        retireEvicted(present: Set(pointIDs))
         cameraHeightSum += cameraPosition.z
         cameraCount += 1
         var free = [Bool](repeating: true, count: points.count)
@@ -93,13 +119,24 @@ struct PlaneTracker {
             }
             guard inliers.count >= 3 else { continue }
             inliers.sort()
-            refit(&plane, points: inliers.map { points[$0] }, covariances: inliers.map { covariances[$0] })
             for i in inliers { free[i] = false }
+            let newSupport = PlaneSupport(ids: inliers.map { pointIDs[$0] }, positions: inliers.map { points[$0] })
+            if newSupport == support[id] {
+                refitCounts.skipped += 1
+                continue
+            }
+            refitCounts.done += 1
+            support[id] = newSupport
+            refit(&plane, points: inliers.map { points[$0] }, covariances: inliers.map { covariances[$0] })
             planes[id] = plane
         }
 
-        if detection.contains(.horizontal) { detectHorizontal(points, free: &free, camera: cameraPosition, time: timestamp) }
-        if detection.contains(.vertical) { detectVertical(points, free: &free, camera: cameraPosition, time: timestamp) }
+        if detectionGate.shouldDetect(free: (0..<points.count).filter { free[$0] }.map { pointIDs[$0] }) {
+            let planesBefore = planes.count
+            if detection.contains(.horizontal) { detectHorizontal(points, free: &free, camera: cameraPosition, time: timestamp) }
+            if detection.contains(.vertical) { detectVertical(points, free: &free, camera: cameraPosition, time: timestamp) }
+            if planes.count > planesBefore { detectionGate.reset() }
+        }
         changes.removed = merge()
         classify()
         for id in planes.keys.sorted() {
@@ -125,7 +162,8 @@ struct PlaneTracker {
             plane.offset = plane.normal.dot(c)
         }
         plane.inlierCount = points.count
-        plane.boundary = ConvexPolygon.hull(points.map(plane.planar)).map(plane.spatial)
+        let former = retired[plane.id] ?? []
+        plane.boundary = ConvexPolygon.hull((points + former).map(plane.planar)).map(plane.spatial)
     }
 
     /// Horizontal unit normal of the vertical plane best fitting `points`: the direction of least
@@ -149,6 +187,7 @@ struct PlaneTracker {
                                   inlierCount: 0, classification: .none, firstSeen: time)
         nextID += 1
         refit(&plane, points: points.map { points0[$0] }, covariances: points.map { covariances[$0] })
+        support[plane.id] = PlaneSupport(ids: points.map { currentIDs[$0] }, positions: points.map { points0[$0] })
         return plane
     }
 
@@ -251,8 +290,13 @@ struct PlaneTracker {
                 guard var pa = planes[a], let pb = planes[b], pa.alignment == pb.alignment else { continue }
                 let cosine = pa.normal.dot(pb.normal)
                 guard cosine > cos(10 * Double.pi / 180) else { continue }
-                let gap = pb.boundary.map { abs($0.dot(pa.normal) - pa.offset) }.max() ?? .infinity
-                guard gap < 0.05 else { continue }
+                // Each plane's centre lies on the other (two fits of one surface), and no corner
+                // strays far: a small tilt between two fits of a long wall must not keep them
+                // apart as two anchors, a parallel surface a few centimetres away must.
+                // Walls get more room: a tracked camera's wall fits scatter by a few centimetres, and
+                // a lower shelf must stay apart from the floor.
+                let (centres, corners) = pa.alignment == .vertical ? (0.08, 0.15) : (0.05, 0.10)
+                guard let gap = Self.separation(pa, pb), gap.centres < centres, gap.corners < corners else { continue }
                 let hullA = pa.planarBoundary
                 let hullB = pb.planarBoundary.map { pa.planar(pb.spatial($0)) }
                 let touching = pb.boundary.contains { ConvexPolygon.distance(pa.planar($0), toConvex: hullA) <= linkRadius }
@@ -264,6 +308,7 @@ struct PlaneTracker {
                 pa.boundary = ConvexPolygon.hull((pa.boundary + pb.boundary).map(pa.planar)).map(pa.spatial)
                 pa.firstSeen = min(pa.firstSeen, pb.firstSeen)
                 planes[a] = pa
+                absorbSupport(of: b, into: a)
                 planes[b] = nil
                 removed.append(b)
             }
@@ -271,20 +316,22 @@ struct PlaneTracker {
         return removed
     }
 
-    /// Floor: the lowest upward-facing plane at least 1 m below the mean camera height (and
-    /// anything within 10 cm of it); table: upward-facing, 0.3–1.3 m above the floor; ceiling:
-    /// downward-facing, above the mean camera height; wall: vertical; otherwise none.
+    /// Floor: the lowest upward-facing plane of at least ``minimumFloorArea`` at least 1 m below
+    /// the mean camera height (and any plane within ``floorTolerance`` of its height); table:
+    /// upward-facing, 0.3–1.3 m above the floor; ceiling: downward-facing, above the mean camera
+    /// height; wall: vertical; otherwise none. A low shelf or step a few centimetres above the
+    /// floor is none: it is neither the floor's height nor large enough to define the floor.
     private mutating func classify() {
         let cameraHeight = cameraHeightSum / Double(max(cameraCount, 1))
         let ups = planes.values.filter { $0.alignment == .horizontal && $0.normal.z > 0 }
-        let floorLevel = ups.filter { cameraHeight - $0.offset > 1.0 && $0.area >= 0.1 }.map(\.offset).min()
+        let floorLevel = ups.filter { cameraHeight - $0.offset > 1.0 && $0.area >= minimumFloorArea }.map(\.offset).min()
         for id in planes.keys {
             guard var p = planes[id] else { continue }
             if p.alignment == .vertical {
                 p.classification = .wall
             } else if p.normal.z < 0 {
                 p.classification = -p.offset > cameraHeight ? .ceiling : .none
-            } else if let floorLevel, p.offset < floorLevel + 0.1 {
+            } else if let floorLevel, p.offset < floorLevel + floorTolerance {
                 p.classification = .floor
             } else if let floorLevel, p.offset - floorLevel >= 0.3, p.offset - floorLevel <= 1.3 {
                 p.classification = .table

@@ -12,12 +12,12 @@ struct GroundTruthPoseSource: PoseSource {
     private let T_body_camera: RigidTransform
     private var triangulator: KnownPoseTriangulator
 
-    init(dataset: EuRoCDataset) throws {
+    init(dataset: any SensorSource) throws {
         guard dataset.hasGroundTruth else {
-            throw SessionError("\(dataset.mav0.path): no \(EuRoCDataset.groundTruthName)/data.csv; the ground-truth source needs it")
+            throw SessionError("\(dataset.origin): no ground truth (\(EuRoCDataset.groundTruthName)/data.csv or \(EuRoCDataset.mocapName)/data.csv); the ground-truth source needs it")
         }
         guard let camera = dataset.cameras.first else {
-            throw SessionError("\(dataset.mav0.path): no camera")
+            throw SessionError("\(dataset.origin): no camera")
         }
         truth = GroundTruthPoses(states: try dataset.groundTruth())
         T_body_camera = camera.T_body_camera
@@ -25,6 +25,8 @@ struct GroundTruthPoseSource: PoseSource {
     }
 
     mutating func process(imu: IMUSample) {}
+
+    var usesRightImage: Bool { false }
 
     mutating func process(frame: FrameEvent, image: GrayImage, rightImage: GrayImage?) throws -> SourceOutput {
         guard let T_W_B = truth?.T_world_body(at: frame.timestampNs, holdingEndsFor: Session.groundTruthEndHoldNs) else {

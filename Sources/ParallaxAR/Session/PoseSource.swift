@@ -25,12 +25,16 @@ struct SourceOutput {
     var T_world_body: RigidTransform?
     /// Tracked 3D points (stable id, position in `W`).
     var featurePoints: [MapPoint]
+    /// The tracker's full answer (``TrackerPoseSource`` only).
+    var tracking: TrackingResult? = nil
 }
 
 /// A producer of poses and 3D points from a dataset replay.
 protocol PoseSource {
     /// Feeds one IMU sample.
     mutating func process(imu: IMUSample)
+    /// Whether the source uses cam1's image (else the session does not decode it).
+    var usesRightImage: Bool { get }
     /// Processes one camera frame (raw cam0 image, plus cam1's when stereo).
     mutating func process(frame: FrameEvent, image: GrayImage, rightImage: GrayImage?) throws -> SourceOutput
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxTracking
 
 /// Where camera poses come from.
 public enum PoseSourceKind: String, Sendable, Hashable, CaseIterable {
@@ -29,14 +30,20 @@ public struct ReplayOptions: Sendable, Equatable {
     public var stopTime: Double?
     /// Seed of the anchor identifiers.
     public var seed: UInt64 = 0
+    /// Cameras the tracker uses (``PoseSourceKind/tracking``): `.stereo` needs a two-camera
+    /// dataset and falls back to mono on one camera; nil (the default) is stereo when the dataset
+    /// has two cameras. Mono also skips decoding cam1's images.
+    public var trackerMode: TrackerConfiguration.Mode?
 
     /// Creates options.
     public init(source: PoseSourceKind = .groundTruth, pace: ReplayPace = .asFastAsPossible,
-                startTime: Double? = nil, stopTime: Double? = nil, seed: UInt64 = 0) {
+                startTime: Double? = nil, stopTime: Double? = nil, seed: UInt64 = 0,
+                trackerMode: TrackerConfiguration.Mode? = nil) {
         self.source = source
         self.pace = pace
         self.startTime = startTime
         self.stopTime = stopTime
         self.seed = seed
+        self.trackerMode = trackerMode
     }
 }

@@ -19,8 +19,8 @@ public final class Session {
     /// first and last camera frames of a recording are not lost to a slightly shorter mocap log.
     public static let groundTruthEndHoldNs: Int64 = 50_000_000
 
-    /// The dataset replayed.
-    public let dataset: EuRoCDataset
+    /// The sensor source replayed (a dataset folder, a recording or a live source).
+    public let dataset: any SensorSource
     /// Source, pace, time window and seed. Changes take effect at the next reset.
     public var replayOptions: ReplayOptions
     /// Receiver of events (held weakly, like ARKit).
@@ -34,23 +34,33 @@ public final class Session {
     /// True between ``run(_:options:)`` and ``pause()`` (or the end of the replay).
     public private(set) var isRunning = false
 
-    private var iterator: DatasetReplay.Iterator?
+    private var iterator: (any SensorEventIterator)?
+    /// The tracker's latest camera–IMU time offset (s): frames wait for the IMU to pass t_cam + it.
+    private var timeOffset = 0.0
     private var source: (any PoseSource)?
     private var undistorter: ImageUndistorter?
     private var T_A_W: RigidTransform?
     private var identifiers: AnchorIdentifierGenerator
     private var userAnchors: [WorldAnchor] = []
-    private var planes: PlaneTracker?
-    private var planeAnchors: [Int: PlaneAnchor] = [:]
-    private var landmarks: [UInt64: MapPoint] = [:]
+    var planes: PlaneTracker?
+    var planeAnchors: [Int: PlaneAnchor] = [:]
+    var landmarks = LandmarkMap()
+    /// ``LandmarkMap/revision`` at the last plane update.
+    var lastPlaneRevision = -1
     private var lastTrackingState: TrackingState?
     private var lastFrameNs: Int64?
     private var paceOrigin: (wall: ContinuousClock.Instant, dataNs: Int64)?
     /// Seconds (dataset clock) of the first frame with normal tracking; nil before.
     public private(set) var trackingStartTime: Double?
+    /// The tracker's full answer for the latest frame (``PoseSourceKind/tracking`` only): timings,
+    /// velocity, biases, time offset. The session drives the tracker itself, so callers that also
+    /// want tracking figures (trajectory, CPU time) need no second pass.
+    public private(set) var lastTrackingResult: TrackingResult?
+    /// True when the session runs an ``OrientationTrackingConfiguration`` (3-DoF, no position).
+    public private(set) var isOrientationOnly = false
 
     /// A session over `dataset`; nothing is read until the first frame is requested.
-    public init(dataset: EuRoCDataset, replay: ReplayOptions = .init()) {
+    public init(dataset: any SensorSource, replay: ReplayOptions = .init()) {
         self.dataset = dataset
         self.replayOptions = replay
         self.identifiers = AnchorIdentifierGenerator(seed: replay.seed)
@@ -67,7 +77,14 @@ public final class Session {
     /// Starts or reconfigures the session. The first run, and any run with `.resetTracking`,
     /// restarts the replay from ``ReplayOptions/startTime`` and places the AR world anew.
     public func run(_ configuration: WorldTrackingConfiguration, options: RunOptions = []) {
-        let reset = iterator == nil || options.contains(.resetTracking)
+        start(configuration, options: options, orientationOnly: false)
+    }
+
+    /// ``run(_:options:)`` for world tracking or (``OrientationTrackingConfiguration``) orientation
+    /// only; switching between the two resets tracking.
+    func start(_ configuration: WorldTrackingConfiguration, options: RunOptions, orientationOnly: Bool) {
+        let reset = iterator == nil || options.contains(.resetTracking) || orientationOnly != isOrientationOnly
+        isOrientationOnly = orientationOnly
         if options.contains(.removeExistingAnchors) || reset {
             let removed: [any Anchor] = userAnchors + planeAnchors.keys.sorted().compactMap { planeAnchors[$0] }
             userAnchors = []
@@ -78,7 +95,8 @@ public final class Session {
             iterator = nil
             source = nil
             T_A_W = nil
-            landmarks = [:]
+            landmarks.removeAll()
+            lastTrackingResult = nil
             lastTrackingState = nil
             lastFrameNs = nil
             paceOrigin = nil
@@ -88,6 +106,7 @@ public final class Session {
         }
         if reset || self.configuration?.planeDetection != configuration.planeDetection {
             planes = configuration.planeDetection.isEmpty ? nil : PlaneTracker(detection: configuration.planeDetection)
+            lastPlaneRevision = -1
             let removed = planeAnchors.keys.sorted().compactMap { planeAnchors[$0] }
             planeAnchors = [:]
             if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
@@ -177,10 +196,14 @@ public final class Session {
     public var frames: FrameSequence { FrameSequence(session: self) }
 
     private func open() throws {
-        iterator = try dataset.replay(from: replayOptions.startTime, to: replayOptions.stopTime).makeIterator()
+        let events = try dataset.makeDecodedEvents(from: replayOptions.startTime, to: replayOptions.stopTime,
+                                                   includeGroundTruth: false, cameras: dataset.isStereo ? [0, 1] : [0])
+        timeOffset = dataset.cameras.first?.timeOffset ?? 0
+        iterator = IMULookaheadIterator(events) { [weak self] in (self?.timeOffset ?? 0) + IMULookaheadIterator.margin }
         switch replayOptions.source {
+        case _ where isOrientationOnly: source = try OrientationPoseSource(dataset: dataset)
         case .groundTruth: source = try GroundTruthPoseSource(dataset: dataset)
-        case .tracking: source = try TrackerPoseSource(dataset: dataset)
+        case .tracking: source = try TrackerPoseSource(dataset: dataset, mode: replayOptions.trackerMode)
         }
         undistorter = try cameraCalibration.map { ImageUndistorter(lens: try $0.makeCameraModel()) }
     }
@@ -205,9 +228,11 @@ public final class Session {
         }
         lastFrameNs = event.timestampNs
         let raw = try event.loadGray8(0) ?? GrayImage(width: calibration.width, height: calibration.height, fill: 0)
-        let right = dataset.isStereo ? try event.loadGray8(1) : nil
+        let right = dataset.isStereo && source.usesRightImage ? try event.loadGray8(1) : nil
         let output = try source.process(frame: event, image: raw, rightImage: right)
         self.source = source
+        lastTrackingResult = output.tracking
+        if let t = output.tracking, t.T_world_body != nil { timeOffset = t.timeOffset }
 
         var transform = Matrix4.identity
         if let T_W_B = output.T_world_body {
@@ -226,15 +251,7 @@ public final class Session {
             delegate?.session(self, cameraDidChangeTrackingState: camera)
         }
         if output.trackingState == .normal, trackingStartTime == nil { trackingStartTime = event.timestamp }
-        for p in output.featurePoints { landmarks[p.id] = p }
-
-        if output.trackingState == .normal, let T_A_W, var tracker = planes, let T_W_B = output.T_world_body {
-            let changes = tracker.update(points: landmarks.keys.sorted().compactMap { landmarks[$0] },
-                                         cameraPosition: (T_W_B * calibration.T_body_camera).translation,
-                                         timestamp: event.timestamp)
-            planes = tracker
-            applyPlaneChanges(changes, T_A_W: T_A_W)
-        }
+        updatePlanes(output, cameraPose: output.T_world_body.map { $0 * calibration.T_body_camera }, time: event.timestamp)
 
         let image = configuration.undistortsCapturedImage ? (undistorter?.undistort(raw) ?? raw) : raw
         let captured = AnyImage.gray8(image)
@@ -252,23 +269,6 @@ public final class Session {
         return Frame(timestamp: event.timestamp, timestampNs: event.timestampNs, capturedImage: captured,
                      camera: camera, anchors: anchors, lightEstimate: light, rawFeaturePoints: cloud,
                      worldUp: T_A_W?.rotate(Vector3(0, 0, 1)) ?? Vector3(0, 1, 0))
-    }
-
-    private func applyPlaneChanges(_ changes: PlaneChanges, T_A_W: RigidTransform) {
-        var added: [any Anchor] = [], updated: [any Anchor] = [], removed: [any Anchor] = []
-        for id in changes.removed {
-            if let a = planeAnchors.removeValue(forKey: id) { removed.append(a) }
-        }
-        for plane in changes.planes {
-            let existing = planeAnchors[plane.id]
-            let anchor = PlaneAnchorBuilder.anchor(for: plane, T_A_W: T_A_W,
-                                                   identifier: existing?.identifier ?? identifiers.next())
-            planeAnchors[plane.id] = anchor
-            if existing == nil { added.append(anchor) } else { updated.append(anchor) }
-        }
-        if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
-        if !added.isEmpty { delegate?.session(self, didAdd: added) }
-        if !updated.isEmpty { delegate?.session(self, didUpdate: updated) }
     }
 }
 

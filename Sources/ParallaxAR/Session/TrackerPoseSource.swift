@@ -5,15 +5,19 @@ import ParallaxMath
 import ParallaxTracking
 
 /// The real source: ParallaxTracking's ``VisualInertialOdometry`` on the dataset's IMU and images
-/// (stereo when the dataset has two cameras). Its feature points (filter landmarks) feed plane
-/// detection directly.
+/// (mono or stereo as ``ReplayOptions/trackerMode`` says; stereo needs two cameras). Its feature
+/// points (the well-triangulated tracks of the frame) feed plane detection directly, and its full
+/// ``TrackingResult`` is passed on so the caller needs no second tracking pass.
 struct TrackerPoseSource: PoseSource {
     private let odometry: VisualInertialOdometry
 
-    init(dataset: EuRoCDataset) throws {
-        guard !dataset.cameras.isEmpty else { throw SessionError("\(dataset.mav0.path): no camera") }
-        odometry = try VisualInertialOdometry(dataset: dataset, mode: .stereo)
+    init(dataset: any SensorSource, mode: TrackerConfiguration.Mode?) throws {
+        guard !dataset.cameras.isEmpty else { throw SessionError("\(dataset.origin): no camera") }
+        odometry = try VisualInertialOdometry(source: dataset, mode: mode ?? (dataset.isStereo ? .stereo : .mono))
     }
+
+    /// Whether cam1's image is used (so worth decoding).
+    var usesRightImage: Bool { odometry.configuration.mode == .stereo }
 
     mutating func process(imu: IMUSample) { odometry.process(imu: imu) }
 
@@ -23,6 +27,6 @@ struct TrackerPoseSource: PoseSource {
         return SourceOutput(trackingState: result.trackingState, T_world_body: result.T_world_body,
                             featurePoints: result.featurePoints.map {
                                 MapPoint(id: UInt64($0.id), position: $0.position_world, covariance: MapPoint.defaultCovariance)
-                            })
+                            }, tracking: result)
     }
 }

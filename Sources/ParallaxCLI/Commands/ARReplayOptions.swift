@@ -4,6 +4,7 @@ import ParallaxAR
 import ParallaxARView
 import ParallaxDatasets
 import ParallaxEvaluation
+import ParallaxTracking
 
 /// The AR half of `parallax replay`: plane detection, light estimation, frames with anchors and
 /// composited PNGs, through a ``Session`` (ARKit's model) instead of the bare tracker.
@@ -17,11 +18,18 @@ struct ARReplayOptions: ParsableArguments {
     @Option(help: "Write composited AR frames (camera image + virtual content) as PNGs to this folder.")
     var render: String?
 
+    @Option(help: "Debug overlays on rendered frames, comma-separated: planes, features, origin, anchors (needs --render).")
+    var debug: DebugOverlayList?
+
     @Option(help: "Scene placed on the first detected horizontal plane when rendering.")
     var scene: String = "Scenes/ar-demo.json"
 
     @Option(parsing: .unconditional, help: "Render every N-th frame.")
     var every: Int = 1
+
+    @Option(name: .customLong("anchor-snapshot-every"), parsing: .unconditional,
+            help: "In --export, also write the full anchor list every N frames (default: anchor events only).")
+    var anchorSnapshotEvery: Int?
 
     @OptionGroup var poses: PoseSourceOption
 
@@ -30,13 +38,18 @@ struct ARReplayOptions: ParsableArguments {
 
     func validate() throws {
         try NumberChecks.integer(every, "--every", in: 1...Int.max)
+        if debug != nil && render == nil { throw ValidationError("--debug draws on rendered frames; add --render DIR") }
+        if let anchorSnapshotEvery { try NumberChecks.integer(anchorSnapshotEvery, "--anchor-snapshot-every", in: 1...Int.max) }
     }
 
     /// Replays `dataset` through an AR session and prints what it found. `export` receives one
     /// JSON line per frame (camera, tracking state, feature points, anchors, light estimate).
-    func run(dataset: URL, export: String?, from: Double?, to: Double?) throws {
+    /// The session's tracker runs in `trackerMode`; `onTracking` hears each of its results.
+    func run(dataset: URL, export: String?, from: Double?, to: Double?, trackerMode: TrackerConfiguration.Mode,
+             onTracking: ((TrackingResult) -> Void)? = nil) throws {
         let source = poses.poseSource
-        let session = try Session(datasetAt: dataset, replay: ReplayOptions(source: source, startTime: from, stopTime: to))
+        let session = try Session(datasetAt: dataset, replay: ReplayOptions(source: source, startTime: from, stopTime: to,
+                                                                            trackerMode: trackerMode))
         var configuration = WorldTrackingConfiguration()
         configuration.planeDetection = planes || render != nil ? [.horizontal, .vertical] : []
         configuration.isLightEstimationEnabled = light || render != nil
@@ -46,18 +59,21 @@ struct ARReplayOptions: ParsableArguments {
         var exporter = try export.map { path -> FrameExporter in
             let url = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            return try FrameExporter(url: url)
+            return try FrameExporter(url: url, anchorSnapshotInterval: anchorSnapshotEvery)
         }
         var frames = 0
         let handle: (Frame) throws -> Void = { frame in
             frames += 1
+            if let result = session.lastTrackingResult { onTracking?(result) }
             try exporter?.write(frame)
         }
         var report: ARReplayReport?
         if let render {
+            var settings = ARRenderSettings()
+            settings.debugOptions = debug?.options ?? []
             report = try ARReplayRenderer.render(
                 session: session, outputDirectory: URL(fileURLWithPath: render),
-                sceneURL: URL(fileURLWithPath: scene), every: every, frameHandler: handle)
+                sceneURL: URL(fileURLWithPath: scene), every: every, settings: settings, frameHandler: handle)
         } else {
             while let frame = try session.nextFrame() { try handle(frame) }
         }

@@ -8,6 +8,6 @@ struct BenchCommand: ParsableCommand {
         abstract: "Measure speed and memory (use a release build).",
         subcommands: [
             BenchRenderCommand.self, BenchReplayCommand.self, BenchFrontEndCommand.self, BenchTrackingCommand.self,
-            BenchSimulateCommand.self,
+            BenchSimulateCommand.self, BenchARSessionCommand.self,
         ])
 }

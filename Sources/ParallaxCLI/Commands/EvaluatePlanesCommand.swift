@@ -21,6 +21,7 @@ struct EvaluatePlanesCommand: ParsableCommand {
 
     @OptionGroup var input: DatasetArgument
     @OptionGroup var poses: PoseSourceOption
+    @OptionGroup var cameras: CameraOptions
 
     @Option(name: [.customLong("to"), .customLong("until")], parsing: .unconditional,
             help: "Stop this many seconds after the dataset start (positive).")
@@ -35,7 +36,8 @@ struct EvaluatePlanesCommand: ParsableCommand {
 
     func run() throws {
         let source = poses.poseSource
-        let report = try PlaneEvaluationRun.run(datasetRoot: input.url, source: source, stopTime: to)
+        let mode = try cameras.mode(for: try input.open(policy: .lenient), named: input.dataset)
+        let report = try PlaneEvaluationRun.run(datasetRoot: input.url, source: source, stopTime: to, trackerMode: mode)
         print(json ? Self.json(report, source: source) : Self.text(report, source: source))
     }
 
@@ -62,7 +64,21 @@ struct EvaluatePlanesCommand: ParsableCommand {
             s += f(p.area).padding(toLength: 9, withPad: " ", startingAt: 0)
             s += f(p.timeToDetect, 2) + "\n"
         }
+        if let q = r.quality { s += qualityText(q) }
         return s.trimmingCharacters(in: .newlines)
+    }
+
+    /// The map-level lines: anchors per seen plane, missed planes, hit tests against the truth.
+    static func qualityText(_ q: PlaneMapQuality) -> String {
+        var s = "map: \(q.anchors) anchors for \(q.visibleTruth.count) truth planes in view "
+        s += "(\(f(q.anchorsPerVisiblePlane, 2)) per plane; visibility ignores occlusion)\n"
+        s += "missed floors/tables/walls in view: \(q.missed.isEmpty ? "none" : q.missed.joined(separator: ", "))\n"
+        for (name, d) in [("existingPlaneUsingExtent", q.extentHitDistances), ("existingPlaneUsingGeometry", q.geometryHitDistances)] {
+            let within = PlaneMapQuality.fraction(d, within: 0.02).map { f(100 * $0, 1) } ?? "-"
+            let p95 = d.isEmpty ? "-" : f(100 * SampleStatistics.quantile(d, 0.95), 2)
+            s += "\(name) hits: \(d.count), within 2 cm of a true surface \(within) %, 95th percentile \(p95) cm\n"
+        }
+        return s
     }
 
     static func json(_ r: PlaneEvaluationReport, source: PoseSourceKind) -> String {

@@ -33,6 +33,7 @@ struct HitTestCommand: ParsableCommand {
     var types: HitTestTypeList?
 
     @OptionGroup var poses: PoseSourceOption
+    @OptionGroup var cameras: CameraOptions
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
@@ -87,6 +88,7 @@ struct HitTestCommand: ParsableCommand {
         let queries = try readPoints()
         let session = try Session(datasetAt: input.url, replay: ReplayOptions(source: poses.poseSource))
         try DatasetLength.check(time, option: "--time", within: session.dataset, named: input.dataset)
+        session.replayOptions.trackerMode = try cameras.mode(for: session.dataset, named: input.dataset)
         session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
         guard let frame = try session.advance(to: time) else {
             throw CLIError("\(input.dataset): no frame at or before \(NumberChecks.text(time)) s")

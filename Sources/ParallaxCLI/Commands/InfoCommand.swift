@@ -24,13 +24,16 @@ struct InfoCommand: ParsableCommand {
     @Flag(name: .long, help: "Skip bad CSV rows (and report them) instead of failing.")
     var lenient = false
 
-    @Flag(name: .long, help: "Also read every image header and check it against sensor.yaml.")
+    @Flag(name: .long, help: "Also decode every image, check it against sensor.yaml and check that the streams fit together.")
     var validate = false
 
     func run() throws {
         let d = try input.open(policy: lenient ? .lenient : .strict)
-        if validate { try d.validate() }
-        let report = InfoReport(d, summary: try DatasetSummary(d))
+        // Validation decodes every image and checks that the streams fit together; its warnings
+        // (with counts) join the anomalies.
+        let warnings = validate ? try d.validate().warnings : []
+        var report = InfoReport(d, summary: try DatasetSummary(d))
+        report.anomalies += warnings
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -73,7 +76,7 @@ struct InfoReport: Encodable {
 
     init(_ d: EuRoCDataset, summary s: DatasetSummary) {
         path = d.mav0.path
-        sensors = d.cameras.map(\.name) + [d.imu.name] + (d.hasGroundTruth ? [EuRoCDataset.groundTruthName] : [])
+        sensors = d.cameras.map(\.name) + [d.imu.name] + (d.groundTruthSensor.map { [$0] } ?? [])
             + (d.positionSensor.map { [$0] } ?? [])
         stereo = d.isStereo
         stereoBaselineMeters = d.stereoBaseline

@@ -25,11 +25,21 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "AR session")
     var ar: ARReplayOptions
 
+    @OptionGroup(title: "Online calibration")
+    var calibration: OnlineCalibrationOptions
+
     func run() throws {
         let data = try input.open(policy: .lenient)
         let mode = try cameras.mode(for: data, named: input.dataset)
         try range.check(against: data, named: input.dataset)
-        let runner = try DatasetRunner(dataset: data, configuration: TrackerConfiguration(mode: mode))
+        if ar.isRequested && ar.poses.poseSource == .tracking {
+            try runOnePass(data, mode: mode)
+            return
+        }
+        var configuration = TrackerConfiguration(mode: mode)
+        try calibration.apply(to: &configuration)
+        let runner = try DatasetRunner(dataset: data, configuration: configuration)
+        for w in runner.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
         // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
         var exporter = try (ar.isRequested ? nil : export).map { try TrackingFrameExporter(path: $0, camera: data.cameras[0]) }
@@ -50,7 +60,22 @@ struct ReplayCommand: ParsableCommand {
         }
         if ar.isRequested {
             print("")
-            try ar.run(dataset: input.url, export: export, from: range.from, to: range.to)
+            try ar.run(dataset: input.url, export: export, from: range.from, to: range.to, trackerMode: mode)
+        }
+    }
+
+    /// AR features with tracked poses: one pass, in which the AR session drives the tracker
+    /// (in `mode`) and the tracking figures are read from its results.
+    private func runOnePass(_ data: EuRoCDataset, mode: TrackerConfiguration.Mode) throws {
+        var tally = TrackingTally()
+        // The same stream checks as the tracking-only path (stereo pairing, baseline, time ranges).
+        for w in try data.checkTimelines(stereo: mode == .stereo) { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
+        try ar.run(dataset: input.url, export: export, from: range.from, to: range.to, trackerMode: mode) { tally.add($0) }
+        if let trajectory { try TUMTrajectory.write(tally.trajectory, to: URL(fileURLWithPath: trajectory)) }
+        print(tally.report(mode: mode))
+        if let eval = try tally.evaluation(against: data) {
+            print(String(format: "ATE posyaw: rmse %.4f m, max %.4f m over %d poses (10 ms association)",
+                         eval.report.ate.rmse, eval.report.ate.max, eval.report.associatedPoses))
         }
     }
 
@@ -68,5 +93,6 @@ struct ReplayCommand: ParsableCommand {
         \(f(SampleStatistics.quantile(be, 0.99))); PNG decoding (not counted) \
         \(f(SampleStatistics.quantile(s.decodeMs, 0.5))) / \(f(SampleStatistics.quantile(s.decodeMs, 0.99)))
         """ + (s.finalTimeOffset.map { String(format: "\ncamera–IMU time offset (timeshift_cam_imu): %.3f ms", $0 * 1e3) } ?? "")
+            + CalibrationReport.extrinsics(s) + CalibrationReport.intrinsics(s)
     }
 }

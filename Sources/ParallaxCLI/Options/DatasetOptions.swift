@@ -4,17 +4,55 @@ import ParallaxAR
 import ParallaxDatasets
 import ParallaxTracking
 
-/// The dataset every dataset command reads (the folder holding `mav0`, or `mav0` itself).
+/// The dataset every dataset command reads (the folder holding `mav0`, or `mav0` itself), and
+/// Kalibr calibrations that replace its `sensor.yaml` files or supply what a recording lacks.
 struct DatasetArgument: ParsableArguments {
-    @Argument(help: "Dataset folder in the EuRoC/ASL layout (the folder containing mav0, or mav0 itself).")
+    @Argument(help: "Dataset folder in the EuRoC/ASL or TUM-VI layout (the folder containing mav0, or mav0 itself).")
     var dataset: String
+
+    @Option(help: ArgumentHelp("Kalibr camchain (camchain-imucam.yaml): camera calibrations used instead of mav0/camN/sensor.yaml.",
+                               valueName: "camchain.yaml"))
+    var calibration: String?
+
+    @Option(help: ArgumentHelp("Kalibr imu.yaml: IMU noise and rate used instead of mav0/imu0/sensor.yaml.",
+                               valueName: "imu.yaml"))
+    var imuCalibration: String?
+
+    @Option(help: "Camera rate (Hz) for a Kalibr camchain, which does not store it (0 < rate ≤ 1000).")
+    var cameraRate: Double = 20
 
     /// The folder as a URL.
     var url: URL { URL(fileURLWithPath: dataset) }
 
-    /// Opens the dataset; `.lenient` skips malformed rows instead of failing.
+    func validate() throws {
+        try NumberChecks.positive(cameraRate, "--camera-rate", atMost: 1000, unit: "Hz")
+    }
+
+    /// Opens the dataset, with `--calibration` / `--imu-calibration` applied; `.lenient` skips
+    /// malformed rows instead of failing.
     func open(policy: ReadPolicy = .strict) throws -> EuRoCDataset {
-        try EuRoCDataset(url: url, policy: policy)
+        let folder = try EuRoCDataset(url: url, policy: policy)
+        let (cameras, imu) = try kalibr()
+        return cameras == nil && imu == nil ? folder : try folder.recalibrated(cameras: cameras, imu: imu)
+    }
+
+    /// Opens the input as a sensor source. Folders are EuRoC/ASL or TUM-VI datasets; ROS bags and
+    /// MCAP files are read by ParallaxRecordings, which plugs in here.
+    func openSource(policy: ReadPolicy = .strict) throws -> any SensorSource {
+        let ext = url.pathExtension.lowercased()
+        if ext == "bag" || ext == "mcap" {
+            throw CLIError("\(dataset): reading .\(ext) recordings needs ParallaxRecordings; convert it with `parallax convert` first")
+        }
+        return try open(policy: policy)
+    }
+
+    /// The calibrations named by `--calibration` and `--imu-calibration` (nil when not given).
+    func kalibr() throws -> (cameras: [CameraCalibration]?, imu: IMUCalibration?) {
+        let cameras = try calibration.map {
+            try KalibrCalibration(camchain: URL(fileURLWithPath: $0), rateHz: cameraRate).cameras
+        }
+        let imu = try imuCalibration.map { try KalibrCalibration.imu(contentsOf: URL(fileURLWithPath: $0)).calibration }
+        return (cameras, imu)
     }
 }
 
@@ -35,7 +73,7 @@ struct CameraOptions: ParsableArguments {
     @Flag var cameras: CameraSelection?
 
     /// The tracker mode for `data`: stereo when it has two cameras unless `--mono` was given.
-    func mode(for data: EuRoCDataset, named name: String) throws -> TrackerConfiguration.Mode {
+    func mode(for data: any SensorSource, named name: String) throws -> TrackerConfiguration.Mode {
         if cameras == .stereo && !data.isStereo { throw CLIError("\(name) has one camera; --stereo needs two") }
         return cameras == .mono || !data.isStereo ? .mono : .stereo
     }
@@ -60,7 +98,7 @@ struct TimeRangeOptions: ParsableArguments {
     }
 
     /// Throws when `--from` lies past the last camera frame of `data` (the replay would be empty).
-    func check(against data: EuRoCDataset, named name: String) throws {
+    func check(against data: any SensorSource, named name: String) throws {
         if let from { try DatasetLength.check(from, option: "--from", within: data, named: name) }
     }
 }
@@ -78,16 +116,24 @@ struct PoseSourceOption: ParsableArguments {
 /// How long a dataset runs.
 enum DatasetLength {
     /// Seconds from the dataset start (first camera or IMU sample) to its last cam0 frame.
-    static func seconds(of data: EuRoCDataset) throws -> Double {
+    static func seconds(of data: any SensorSource) throws -> Double {
         guard let start = try data.startTimestampNs() else { return 0 }
         var last = start
-        let frames = try data.cameraStream(0)
-        while let frame = try frames.next() { last = frame.timestampNs }
+        if let folder = data as? EuRoCDataset {
+            // Only cam0's CSV: much cheaper than merging every stream.
+            let frames = try folder.cameraStream(0)
+            while let frame = try frames.next() { last = frame.timestampNs }
+        } else {
+            let events = try data.makeEvents(from: nil, to: nil, includeGroundTruth: false)
+            while let event = try events.next() {
+                if case .frame(let f) = event, f.cam0 != nil { last = f.timestampNs }
+            }
+        }
         return Double(last - start) / 1e9
     }
 
     /// Throws when `seconds`, the value of `option`, lies past the last cam0 frame of `data`.
-    static func check(_ seconds: Double, option: String, within data: EuRoCDataset, named name: String) throws {
+    static func check(_ seconds: Double, option: String, within data: any SensorSource, named name: String) throws {
         let length = try Self.seconds(of: data)
         guard seconds <= length else {
             throw CLIError("\(option) \(NumberChecks.text(seconds)) s is past the end of \(name) "

@@ -96,12 +96,14 @@ public struct CameraCalibration: Sendable, Equatable {
         try self.init(yaml: OpenCVYAML(text: yamlText, file: file), name: name)
     }
 
-    init(yaml: OpenCVYAML, name: String) throws {
+    /// Reads the fields; Kalibr's blocks have no `T_BS` or `rate_hz`, so its reader passes the
+    /// pose (from `T_cam_imu`) and a rate to use when `rate_hz` is absent.
+    init(yaml: OpenCVYAML, name: String, T_BS pose: Matrix4? = nil, defaultRateHz: Double? = nil) throws {
         let file = yaml.file
         self.name = name
         comment = yaml.optionalString("comment")
-        T_BS = try readTransform(yaml)
-        rateHz = try yaml.number("rate_hz")
+        T_BS = try pose ?? readTransform(yaml)
+        if let defaultRateHz { rateHz = try yaml.optionalNumber("rate_hz") ?? defaultRateHz } else { rateHz = try yaml.number("rate_hz") }
         guard rateHz > 0, rateHz <= CalibrationLimits.maximumRateHz else {
             throw DatasetError(.calibration, file: file,
                                "field 'rate_hz' must be positive and at most \(CalibrationLimits.maximumRateHz), found \(rateHz)")
@@ -138,11 +140,14 @@ public struct CameraCalibration: Sendable, Equatable {
 
 /// Reads `T_BS` (16 numbers, row-major) and checks that it is a rigid transform.
 func readTransform(_ yaml: OpenCVYAML) throws -> Matrix4 {
-    let v = try yaml.numbers(["T_BS"], count: 16)
+    try checkedRigidTransform(try yaml.numbers(["T_BS"], count: 16), field: "T_BS", file: yaml.file)
+}
+
+/// Checks 16 row-major numbers form a rigid transform (also for Kalibr's `T_cam_imu`).
+func checkedRigidTransform(_ v: [Double], field: String, file: String) throws -> Matrix4 {
     let m = Matrix4(rowMajor: v)
-    let file = yaml.file
     guard v[12] == 0, v[13] == 0, v[14] == 0, v[15] == 1 else {
-        throw DatasetError(.calibration, file: file, "field 'T_BS' must have a last row of [0, 0, 0, 1]")
+        throw DatasetError(.calibration, file: file, "field '\(field)' must have a last row of [0, 0, 0, 1]")
     }
     // A rotation block that is not orthonormal means a typo in the file; 1e-3 leaves room
     // for the 12 printed digits of real calibrations.
@@ -151,10 +156,10 @@ func readTransform(_ yaml: OpenCVYAML) throws -> Matrix4 {
     var worst = 0.0
     for i in 0..<3 { for j in 0..<3 { worst = max(worst, abs(rtr[i, j] - (i == j ? 1 : 0))) } }
     guard worst < 1e-3 else {
-        throw DatasetError(.calibration, file: file, "field 'T_BS' rotation block is not a rotation (RᵀR deviates by \(worst))")
+        throw DatasetError(.calibration, file: file, "field '\(field)' rotation block is not a rotation (RᵀR deviates by \(worst))")
     }
     guard r.determinant > 0 else {
-        throw DatasetError(.calibration, file: file, "field 'T_BS' rotation has determinant −1 (a reflection)")
+        throw DatasetError(.calibration, file: file, "field '\(field)' rotation has determinant −1 (a reflection)")
     }
     return m
 }

@@ -28,7 +28,6 @@ struct OpenCVYAML {
 
     /// Parses YAML text.
     init(text: String, file: String) throws {
-        self.file = file
         try YAMLNestingLimit.check(text, file: file)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if let first = lines.first, first.hasPrefix("%YAML") { lines[0] = "" }
@@ -40,10 +39,22 @@ struct OpenCVYAML {
         guard let mapping = node?.mapping else {
             throw DatasetError(.calibration, file: file, "expected a YAML mapping of fields at the top level")
         }
+        self.init(mapping: mapping, file: file)
+    }
+
+    /// Reads the fields of one mapping (a sensor's block inside a larger file, as Kalibr writes them).
+    init(mapping: Node.Mapping, file: String) {
+        self.file = file
         var root: [String: Node] = [:]
         for (k, v) in mapping { if let key = k.string { root[key] = v } }
         self.root = root
     }
+
+    /// The mapping under `field`, or nil when absent or not a mapping.
+    func mapping(_ field: String) -> Node.Mapping? { root[field]?.mapping }
+
+    /// The field names present, sorted.
+    var fieldNames: [String] { root.keys.sorted() }
 
     /// True when the field exists.
     func has(_ field: String) -> Bool { root[field] != nil }

@@ -139,7 +139,7 @@ public struct DatasetSummary: Sendable {
         unpairedFrames = it.unpairedFrames
         diagnostics = it.diagnostics
         if let gt = try dataset.groundTruthStream() {
-            var s = SensorStats(name: EuRoCDataset.groundTruthName, nominalRateHz: nil, gapFactor: 2)
+            var s = SensorStats(name: dataset.groundTruthSensor ?? EuRoCDataset.groundTruthName, nominalRateHz: nil, gapFactor: 2)
             while let g = try gt.next() { s.add(g.timestampNs) }
             groundTruth = s
             diagnostics.merge(gt.diagnostics)

@@ -10,7 +10,8 @@ import ParallaxMath
 /// `sensor.yaml`; ``validate()`` checks every row and every image header eagerly.
 ///
 /// Layout (see `conventions.md`): `mav0/cam0` (required), `mav0/cam1` (optional, stereo),
-/// `mav0/imu0` (required), `mav0/state_groundtruth_estimate0` (optional full state),
+/// `mav0/imu0` (required), `mav0/state_groundtruth_estimate0` (optional full state) or, in
+/// TUM-VI exports, `mav0/mocap0` (optional pose: position and quaternion, no velocity or biases),
 /// `mav0/leica0` or `mav0/gt0` (optional, position only).
 public struct EuRoCDataset: Sendable {
     /// The `mav0` folder.
@@ -21,8 +22,10 @@ public struct EuRoCDataset: Sendable {
     public let cameras: [CameraCalibration]
     /// The IMU calibration (`imu0`).
     public let imu: IMUCalibration
-    /// True when `state_groundtruth_estimate0/data.csv` exists.
+    /// True when `state_groundtruth_estimate0/data.csv` or `mocap0/data.csv` exists.
     public let hasGroundTruth: Bool
+    /// The folder name of the ground truth: ``groundTruthName`` or ``mocapName``; nil without one.
+    public let groundTruthSensor: String?
     /// The folder name of a position-only ground truth (`leica0` or `gt0`), if any.
     public let positionSensor: String?
 
@@ -30,6 +33,9 @@ public struct EuRoCDataset: Sendable {
     public static let positionSensorNames = ["leica0", "gt0"]
     /// The folder name of the full-state ground truth.
     public static let groundTruthName = "state_groundtruth_estimate0"
+    /// The folder name of TUM-VI's motion-capture ground truth (pose only), used when there is no
+    /// ``groundTruthName`` folder.
+    public static let mocapName = "mocap0"
 
     /// Opens the dataset at `url`, which may be the dataset folder (containing `mav0`) or the
     /// `mav0` folder itself.
@@ -67,10 +73,14 @@ public struct EuRoCDataset: Sendable {
         self.cameras = cameras
         _ = try require("imu0/data.csv")
         imu = try IMUCalibration(contentsOf: try require("imu0/sensor.yaml"), name: "imu0", file: "mav0/imu0/sensor.yaml")
-        hasGroundTruth = fm.fileExists(atPath: mav0.appendingPathComponent("\(Self.groundTruthName)/data.csv").path)
+        groundTruthSensor = [Self.groundTruthName, Self.mocapName].first {
+            fm.fileExists(atPath: mav0.appendingPathComponent("\($0)/data.csv").path)
+        }
+        hasGroundTruth = groundTruthSensor != nil
         positionSensor = Self.positionSensorNames.first {
             fm.fileExists(atPath: mav0.appendingPathComponent("\($0)/data.csv").path)
         }
+        try checkStereoBaseline()
     }
 
     /// True with two cameras.
@@ -159,13 +169,18 @@ public struct EuRoCDataset: Sendable {
         }
     }
 
-    /// Streams the full-state ground truth, or nil when the dataset has none.
+    /// Streams the ground truth, or nil when the dataset has none.
+    ///
+    /// `state_groundtruth_estimate0` rows hold the full state. TUM-VI's `mocap0` rows
+    /// (`timestamp, p_RS_R xyz, q_RS wxyz`) hold the pose only: their states have zero velocity
+    /// and biases, which nothing in Parallax reads from ground truth (poses only).
     public func groundTruthStream() throws -> RecordStream<GroundTruthState>? {
-        guard hasGroundTruth else { return nil }
-        let file = "mav0/\(Self.groundTruthName)/data.csv"
-        return try RecordStream(url: mav0.appendingPathComponent("\(Self.groundTruthName)/data.csv"), file: file,
+        guard let sensor = groundTruthSensor else { return nil }
+        let fullState = sensor == Self.groundTruthName
+        let file = "mav0/\(sensor)/data.csv"
+        return try RecordStream(url: mav0.appendingPathComponent("\(sensor)/data.csv"), file: file,
                                 policy: policy, timestamp: { $0.timestampNs }) { row in
-            try row.requireColumns([17], what: "ground-truth state")
+            try row.requireColumns([fullState ? 17 : 8], what: fullState ? "ground-truth state" : "motion-capture pose")
             let q = Quaternion(w: try row.double(4, "q_RS_w"), x: try row.double(5, "q_RS_x"),
                                y: try row.double(6, "q_RS_y"), z: try row.double(7, "q_RS_z"))
             guard abs(q.norm - 1) < 1e-2 else {
@@ -175,9 +190,9 @@ public struct EuRoCDataset: Sendable {
             return GroundTruthState(
                 timestampNs: try row.timestamp(0),
                 position: try row.vector(1, ["p_RS_R_x", "p_RS_R_y", "p_RS_R_z"]), orientation: q,
-                velocity: try row.vector(8, ["v_RS_R_x", "v_RS_R_y", "v_RS_R_z"]),
-                gyroscopeBias: try row.vector(11, ["b_w_RS_S_x", "b_w_RS_S_y", "b_w_RS_S_z"]),
-                accelerometerBias: try row.vector(14, ["b_a_RS_S_x", "b_a_RS_S_y", "b_a_RS_S_z"]))
+                velocity: fullState ? try row.vector(8, ["v_RS_R_x", "v_RS_R_y", "v_RS_R_z"]) : .zero,
+                gyroscopeBias: fullState ? try row.vector(11, ["b_w_RS_S_x", "b_w_RS_S_y", "b_w_RS_S_z"]) : .zero,
+                accelerometerBias: fullState ? try row.vector(14, ["b_a_RS_S_x", "b_a_RS_S_y", "b_a_RS_S_z"]) : .zero)
         }
     }
 
@@ -201,8 +216,15 @@ public struct EuRoCDataset: Sendable {
     public func cameraFrames(_ index: Int) throws -> [CameraFrame] { try collect(cameraStream(index)) }
     /// All IMU samples.
     public func imuSamples() throws -> [IMUSample] { try collect(imuStream()) }
-    /// All ground-truth states (empty when there is no ground truth).
-    public func groundTruth() throws -> [GroundTruthState] { try groundTruthStream().map(collect) ?? [] }
+    /// All ground-truth states (empty when the dataset has no ground truth). A ground-truth file
+    /// that exists but holds fewer than two rows throws: every pose looked up in it would be
+    /// missing, and a replay or evaluation on it would pass with nothing measured.
+    public func groundTruth() throws -> [GroundTruthState] {
+        guard let stream = try groundTruthStream() else { return [] }
+        let states = try collect(stream)
+        try Self.requireRows(states.count, minimum: 2, file: "mav0/\(Self.groundTruthName)/data.csv", what: "ground-truth")
+        return states
+    }
     /// All position-only ground-truth samples (empty when there are none).
     public func positions() throws -> [PositionSample] { try positionStream().map(collect) ?? [] }
 
@@ -229,18 +251,23 @@ public struct EuRoCDataset: Sendable {
         return first.min()
     }
 
-    /// Reads every row of every CSV file and every image header, in constant memory.
+    /// Reads every row of every CSV file and decodes every image (checksums verified), in
+    /// constant memory, then checks that the streams fit together (``checkTimelines(stereo:)``).
     ///
     /// Under ``ReadPolicy/strict`` the first problem throws; under ``ReadPolicy/lenient`` the
-    /// skipped rows are returned. Images of the wrong size or that cannot be read always throw.
+    /// skipped rows are returned. Images of the wrong size or that cannot be decoded always throw.
+    /// Warnings (images that are not 8-bit grey, frames outside the IMU range, unpaired stereo
+    /// frames) are returned in ``ReadDiagnostics/warnings``.
     @discardableResult
     public func validate() throws -> ReadDiagnostics {
         var diagnostics = ReadDiagnostics()
         for i in cameras.indices {
             let s = try cameraStream(i)
-            while let f = try s.next() { try f.checkHeader() }
+            var formats = ImageFormatTally()
+            while let f = try s.next() { if let info = try f.validateImage() { formats.add(info) } }
             diagnostics.merge(s.diagnostics)
             try Self.requireRows(s.count, minimum: 2, file: "mav0/\(cameras[i].name)/data.csv", what: "camera frame")
+            if let w = formats.warning(camera: cameras[i].name) { diagnostics.warnings.append(w) }
         }
         let imu = try imuStream()
         while try imu.next() != nil {}
@@ -249,11 +276,13 @@ public struct EuRoCDataset: Sendable {
         if let gt = try groundTruthStream() {
             while try gt.next() != nil {}
             diagnostics.merge(gt.diagnostics)
+            try Self.requireRows(gt.count, minimum: 2, file: "mav0/\(Self.groundTruthName)/data.csv", what: "ground-truth")
         }
         if let p = try positionStream() {
             while try p.next() != nil {}
             diagnostics.merge(p.diagnostics)
         }
+        diagnostics.warnings += try checkTimelines(stereo: isStereo)
         return diagnostics
     }
 }

@@ -54,13 +54,13 @@ public final class EuRoCWriter {
         func makeFolder(_ relative: String) throws -> URL {
             let u = root.appendingPathComponent(relative)
             do { try fm.createDirectory(at: u, withIntermediateDirectories: true) } catch {
-                throw DatasetError(.io, file: "mav0/\(relative)", "cannot create folder (\(error.localizedDescription))")
+                throw DatasetError(.io, file: "mav0/\(relative)", "cannot create folder (\(FileReadability.describe(error, writing: u)))")
             }
             return u
         }
         func writeText(_ text: String, _ relative: String) throws {
             do { try text.write(to: root.appendingPathComponent(relative), atomically: true, encoding: .utf8) } catch {
-                throw DatasetError(.io, file: "mav0/\(relative)", "cannot write file (\(error.localizedDescription))")
+                throw DatasetError(.io, file: "mav0/\(relative)", "cannot write file (\(FileReadability.describe(error, writing: root.appendingPathComponent(relative))))")
             }
         }
         func openCSV(_ relative: String, header: String) throws -> LineWriter {
@@ -140,8 +140,11 @@ public final class EuRoCWriter {
         let c = cameras[i]
         try checkOrder(timestampNs, after: lastCamera[i], file: "mav0/\(c.name)/data.csv")
         let name = filename ?? "\(timestampNs).png"
-        do { try FileManager.default.copyItem(at: source, to: mav0.appendingPathComponent("\(c.name)/data/\(name)")) } catch {
-            throw DatasetError(.io, file: "mav0/\(c.name)/data/\(name)", "cannot copy \(source.path): \(error.localizedDescription)")
+        let target = mav0.appendingPathComponent("\(c.name)/data/\(name)")
+        do { try FileManager.default.copyItem(at: source, to: target) } catch {
+            let reason = FileReadability.problem(source).map { "cannot read it: \($0)" }
+                ?? FileReadability.describe(error, writing: target)
+            throw DatasetError(.io, file: "mav0/\(c.name)/data/\(name)", "cannot copy \(source.path): \(reason)")
         }
         try cameraCSV[i].write(line: "\(timestampNs),\(name)")
         lastCamera[i] = timestampNs

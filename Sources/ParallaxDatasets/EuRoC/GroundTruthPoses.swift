@@ -4,8 +4,8 @@ import ParallaxMath
 public struct GroundTruthPoses: Sendable {
     private let states: [GroundTruthState]
 
-    /// Reads the dataset's ground truth; nil when it has none.
-    public init?(dataset: EuRoCDataset) throws {
+    /// Reads the source's ground truth; nil when it has none.
+    public init?(dataset: any SensorSource) throws {
         try self.init(states: dataset.groundTruth())
     }
 

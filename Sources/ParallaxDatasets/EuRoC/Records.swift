@@ -77,10 +77,13 @@ public struct CameraFrame: Sendable, Equatable {
     public var timestampNs: Int64
     /// The file name as written in `data.csv` (relative to `camN/data/`).
     public var filename: String
-    /// The image file's location.
+    /// The image file's location. For a frame held in memory (``content`` is not
+    /// ``FrameContent/file``) the recording it came from, or `/dev/null` for a live frame.
     public var url: URL
     /// The resolution promised by `sensor.yaml`; ``loadImage()`` checks the file against it.
     public var expectedWidth: Int, expectedHeight: Int
+    /// Where the pixels are: the file at ``url`` (the default), or in memory.
+    public var content: FrameContent = .file
 
     /// Creates a frame reference.
     public init(camera: String, timestampNs: Int64, filename: String, url: URL, expectedWidth: Int, expectedHeight: Int) {
@@ -91,5 +94,6 @@ public struct CameraFrame: Sendable, Equatable {
     /// Time in seconds.
     public var timestamp: Double { seconds(fromNanoseconds: timestampNs) }
     /// The image's path relative to the dataset folder, for messages.
-    public var displayPath: String { "mav0/\(camera)/data/\(filename)" }
+    /// For a frame held in memory, its label (``filename``).
+    public var displayPath: String { content == .file ? "mav0/\(camera)/data/\(filename)" : filename }
 }

@@ -34,6 +34,9 @@ public struct DatasetError: Error, CustomStringConvertible, Equatable, Sendable 
         case badImage
         /// A writer was asked to do something inconsistent (e.g. rows out of order).
         case invalidArgument
+        /// Files that are each fine do not fit together (stereo stamps that never pair, camera and
+        /// IMU time ranges that do not overlap or have long gaps).
+        case inconsistentStreams
     }
 
     /// The category of the error.
@@ -74,12 +77,16 @@ public enum ReadPolicy: Sendable, Equatable {
     case lenient
 }
 
-/// Rows skipped by a reader under ``ReadPolicy/lenient``.
+/// Rows skipped by a reader under ``ReadPolicy/lenient``, and warnings about data that is read
+/// but partly lost or converted (``EuRoCDataset/validate()``).
 public struct ReadDiagnostics: Sendable, Equatable {
     /// How many rows were skipped.
     public var skippedRows = 0
     /// The first few reasons (at most ``maximumMessages``), each as `file:line: message`.
     public var messages: [String] = []
+    /// Findings that are not errors, each with a count (frames outside the IMU range, unpaired
+    /// stereo frames, images that are not 8-bit grey).
+    public var warnings: [String] = []
     /// The cap on stored messages, so a badly broken file cannot grow memory.
     public static let maximumMessages = 20
 
@@ -95,5 +102,6 @@ public struct ReadDiagnostics: Sendable, Equatable {
     public mutating func merge(_ other: ReadDiagnostics) {
         skippedRows += other.skippedRows
         for m in other.messages where messages.count < Self.maximumMessages { messages.append(m) }
+        warnings += other.warnings
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxImaging
 import ParallaxMath
 
 /// The EuRoC / ASL ground-truth CSV (`state_groundtruth_estimate0/data.csv`):
@@ -70,7 +71,7 @@ public enum EuRoCTrajectory {
         do {
             try Data(format(trajectory).utf8).write(to: url, options: .atomic)
         } catch {
-            throw TrajectoryError("\(url.path): cannot write the file (\(error.localizedDescription))")
+            throw TrajectoryError("\(url.path): cannot write the file (\(FileReadability.describe(error, writing: url)))")
         }
     }
 }

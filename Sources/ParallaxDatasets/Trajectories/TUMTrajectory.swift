@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxImaging
 import ParallaxMath
 
 /// The TUM RGB-D trajectory text format: one pose per line,
@@ -80,7 +81,7 @@ public enum TUMTrajectory {
         do {
             try Data(format(trajectory).utf8).write(to: url, options: .atomic)
         } catch {
-            throw TrajectoryError("\(url.path): cannot write the file (\(error.localizedDescription))")
+            throw TrajectoryError("\(url.path): cannot write the file (\(FileReadability.describe(error, writing: url)))")
         }
     }
 }

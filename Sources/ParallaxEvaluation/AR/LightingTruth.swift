@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxImaging
 
 /// The simulator's `truth/lighting.json`: per camera frame, the scene's ambient intensity (lm),
 /// colour temperature (K) and the camera's exposure gain.
@@ -21,7 +22,7 @@ public struct LightingTruth: Sendable {
     public init(contentsOf url: URL) throws {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw LightEstimationError(file: url.path, reason: "cannot read (\(error.localizedDescription))")
+            throw LightEstimationError(file: url.path, reason: "cannot read (\(FileReadability.describe(error, reading: url)))")
         }
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw LightEstimationError(file: url.path, reason: "not a JSON object")
@@ -29,10 +30,18 @@ public struct LightingTruth: Sendable {
         guard let list = root["frames"] as? [[String: Any]] else {
             throw LightEstimationError(file: url.path, reason: "missing array \"frames\"")
         }
+        guard !list.isEmpty else {
+            throw LightEstimationError(file: url.path, reason: "array \"frames\" is empty; there is nothing to compare with")
+        }
         frames = try list.enumerated().map { i, f in
+            // Every quantity is a positive physical amount; the metrics divide by the intensity,
+            // so a zero or negative truth would print as "nan %" instead of failing.
             func number(_ key: String) throws -> Double {
                 guard let v = f[key] as? NSNumber, v.doubleValue.isFinite else {
                     throw LightEstimationError(file: url.path, reason: "frames[\(i)].\(key) missing or not a finite number")
+                }
+                guard v.doubleValue > 0 else {
+                    throw LightEstimationError(file: url.path, reason: "frames[\(i)].\(key) must be positive, found \(v.doubleValue)")
                 }
                 return v.doubleValue
             }

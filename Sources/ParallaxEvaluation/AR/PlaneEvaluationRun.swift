@@ -2,6 +2,7 @@ import Foundation
 import ParallaxAR
 import ParallaxDatasets
 import ParallaxMath
+import ParallaxTracking
 
 /// Replays a simulated dataset with horizontal and vertical plane detection and scores the
 /// planes against its `truth/planes.json` (the engine of `parallax evaluate-planes`).
@@ -11,18 +12,24 @@ public enum PlaneEvaluationRun {
     /// - Parameters:
     ///   - source: ground-truth poses or the tracker.
     ///   - stopTime: seconds after the dataset start to stop at (nil: the whole dataset).
+    ///   - trackerMode: mono or stereo tracking (nil: stereo when the dataset has two cameras).
     ///   - frameHandler: called with each frame (e.g. for progress or exports).
     public static func run(datasetRoot root: URL, source: PoseSourceKind, stopTime: Double? = nil,
+                           trackerMode: TrackerConfiguration.Mode? = nil,
                            frameHandler: ((Frame) throws -> Void)? = nil) throws -> PlaneEvaluationReport {
         let truth = try PlaneTruthFile.read(contentsOf: PlaneTruthFile.url(datasetRoot: root))
-        let session = try Session(datasetAt: root, replay: ReplayOptions(source: source, stopTime: stopTime))
+        let session = try Session(datasetAt: root, replay: ReplayOptions(source: source, stopTime: stopTime,
+                                                                           trackerMode: trackerMode))
         session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
         var evaluator = PlaneEvaluator(truth: truth)
+        var recorder = PlaneMapQualityRecorder(truth: truth)
         let reference = GroundTruthPoses(states: try session.dataset.groundTruth())
         let T_B_C = session.cameraCalibration?.T_body_camera ?? .identity
         var estimated: [Vector3] = [], actual: [Vector3] = []
         while let frame = try session.nextFrame() {
             evaluator.observe(frame, T_A_W: session.worldTransform, trackingStartTime: session.trackingStartTime)
+            let T_W_B = reference?.T_world_body(at: frame.timestampNs, holdingEndsFor: Session.groundTruthEndHoldNs)
+            recorder.observe(frame, trueCamera: T_W_B.map { $0 * T_B_C }, T_A_W: session.worldTransform)
             if frame.camera.trackingState == .normal, let T_A_W = session.worldTransform,
                let T_W_B = reference?.T_world_body(at: frame.timestampNs, holdingEndsFor: Session.groundTruthEndHoldNs) {
                 estimated.append(T_A_W.inverse * frame.camera.position)
@@ -30,10 +37,14 @@ public enum PlaneEvaluationRun {
             }
             try frameHandler?(frame)
         }
-        guard source == .tracking else { return evaluator.report() }
-        // The tracker's world has its own origin and yaw: align it to the truth world (4-DoF).
-        let alignment = try TrajectoryAlignment.estimate(.posyaw, estimate: estimated, reference: actual)
-        return evaluator.report(T_truth_world: RigidTransform(rotationMatrix: alignment.rotation,
-                                                              translation: alignment.translation))
+        var T_truth_world = RigidTransform.identity
+        if source == .tracking {
+            // The tracker's world has its own origin and yaw: align it to the truth world (4-DoF).
+            let alignment = try TrajectoryAlignment.estimate(.posyaw, estimate: estimated, reference: actual)
+            T_truth_world = RigidTransform(rotationMatrix: alignment.rotation, translation: alignment.translation)
+        }
+        var report = evaluator.report(T_truth_world: T_truth_world)
+        report.quality = recorder.quality(report: report, T_truth_world: T_truth_world)
+        return report
     }
 }

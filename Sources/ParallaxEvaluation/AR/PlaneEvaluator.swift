@@ -40,6 +40,9 @@ public struct PlaneEvaluationReport: Sendable, Equatable {
     public var frames: Int
     /// Dataset seconds of the first normal-tracking frame.
     public var trackingStartTime: Double?
+    /// The map as a whole: seen planes, missed ones, anchors per plane, hit-test distances
+    /// (filled by ``PlaneEvaluationRun``).
+    public var quality: PlaneMapQuality? = nil
 }
 
 /// Scores plane anchors against `truth/planes.json` (Parallax's simulator truth).

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxImaging
 import ParallaxAR
 import ParallaxMath
 
@@ -33,18 +34,24 @@ public enum PlaneTruthFile {
         var area: Double
         var polygon: [[Double]]
     }
-    private struct File: Decodable { var planes: [Entry] }
+    private struct File: Decodable {
+        var planes: [Entry]
+        var T_scene_world: [[Double]]?
+    }
 
     /// Reads `url`; errors name the file and the offending plane.
     public static func read(contentsOf url: URL) throws -> [TruthPlane] {
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
-            throw SessionError("\(url.path): cannot read (\(error.localizedDescription))")
+            throw SessionError("\(url.path): cannot read (\(FileReadability.describe(error, reading: url)))")
         }
         let file: File
         do { file = try JSONDecoder().decode(File.self, from: data) } catch {
             throw SessionError("\(url.path): not a planes.json file (\(error))")
         }
+        // An empty list would score every detected plane as a false positive and pass with 0 %.
+        guard !file.planes.isEmpty else { throw SessionError("\(url.path): field planes is empty; there is no truth to score against") }
+        if let T = file.T_scene_world { try checkRigid(T, file: url.path) }
         func vector(_ a: [Double], _ field: String, _ id: String) throws -> Vector3 {
             guard a.count == 3, a.allSatisfy(\.isFinite) else {
                 throw SessionError("\(url.path): plane \(id): field \(field) must hold 3 finite numbers")
@@ -59,6 +66,24 @@ public enum PlaneTruthFile {
             return TruthPlane(id: e.id, kind: e.kind, centre: try vector(e.centre, "centre", e.id),
                               normal: normal, area: e.area, polygon: polygon)
         }
+    }
+
+    /// Throws unless `rows` is a 4×4 rigid transform: finite, last row `0 0 0 1`, a rotation block
+    /// with orthonormal columns and determinant +1 (a singular or mirroring matrix means the file
+    /// was written wrongly, and its planes cannot be in the frame it claims).
+    static func checkRigid(_ rows: [[Double]], file: String) throws {
+        func fail(_ why: String) -> SessionError { SessionError("\(file): field T_scene_world \(why)") }
+        guard rows.count == 4, rows.allSatisfy({ $0.count == 4 && $0.allSatisfy(\.isFinite) }) else {
+            throw fail("must be 4 rows of 4 finite numbers")
+        }
+        guard rows[3] == [0, 0, 0, 1] else { throw fail("last row must be [0, 0, 0, 1], found \(rows[3])") }
+        let R = Matrix3(rows: Vector3(rows[0][0], rows[0][1], rows[0][2]), Vector3(rows[1][0], rows[1][1], rows[1][2]),
+                        Vector3(rows[2][0], rows[2][1], rows[2][2]))
+        let det = R.determinant
+        guard abs(det) > 1e-6 else { throw fail("is singular (its rotation block has determinant \(det))") }
+        guard det > 0 else { throw fail("mirrors space (its rotation block has determinant \(det)); it must be a rotation") }
+        let error = zip((R.transpose * R).rowMajor, Matrix3.identity.rowMajor).map { abs($0 - $1) }.max() ?? 0
+        guard error < 1e-3 else { throw fail("rotation block is not orthonormal (RᵀR differs from I by \(error))") }
     }
 
     /// `truth/planes.json` of the dataset folder `root` (the folder holding `mav0`).

@@ -62,9 +62,10 @@ extension EstimatorCore {
         let selected = selectTracksForUpdate(s, currentIDs: currentIDs)
         if !selected.isEmpty {
             let sigma = configuration.pixelNoiseSigma / (0.5 * (camera0Model.fx + camera0Model.fy))
-            var updater = MSCKFUpdater(rig: rig, sigma: sigma, chiSquaredProbability: configuration.chiSquaredProbability)
+            var updater = MSCKFUpdater(sigma: sigma, chiSquaredProbability: configuration.chiSquaredProbability)
             updater.outlierSigmas = configuration.outlierSigmas
             updater.maxTriangulationError = configuration.maxTriangulationError
+            updater.lenses = lenses
             let (outcome, _) = updater.update(&s, tracks: selected)
             recordUpdate(used: outcome.used, rejected: outcome.rejected)
             if outcome.used > 0 { health.framesSinceTrackUpdate = 0 }
@@ -91,7 +92,7 @@ extension EstimatorCore {
                 poses.append((c.rotation, c.position))
             }
             guard obs.count >= 2 || (obs.count == 1 && obs[0].right != nil) else { continue }
-            if let x = Triangulation.triangulate(obs, poses: poses, rig: rig, iterations: 3,
+            if let x = Triangulation.triangulate(obs, poses: poses, rig: s.rig, iterations: 3,
                                                  minParallax: configuration.featurePointMinParallax) {
                 out.append(TrackedFeaturePoint(id: f.id, position_world: x))
             }

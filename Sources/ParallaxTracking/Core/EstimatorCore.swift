@@ -11,10 +11,16 @@ import ParallaxVision
 struct EstimatorCore {
     let configuration: TrackerConfiguration
     let isStereo: Bool
-    let rig: CameraRig
+    /// The camera extrinsics: the calibration's, then the filter's latest estimates when they are
+    /// estimated online (kept across resets, like the time offset).
+    var rig: CameraRig
+    /// The cameras' calibrated models, for online intrinsic calibration.
+    let lenses: [LensIntrinsics]
+    /// Intrinsic offsets from the calibration: the filter's latest estimates when the intrinsics
+    /// are estimated online (kept across resets, like the extrinsics), empty otherwise.
+    var intrinsicOffsets: [SIMD8<Double>] = []
     let camera0Model: any CameraModel
     let noise: IMUNoise
-    let T_body_cam0: RigidTransform
     /// Camera–IMU time offset before any estimate: the calibration's `timeshift_cam_imu`, or 0.
     let initialTimeOffset: Double
     /// Rolling-shutter correction when the calibration states a line delay.
@@ -37,7 +43,6 @@ struct EstimatorCore {
         self.configuration = configuration
         let cam0 = try camera0.makeCameraModel()
         camera0Model = cam0
-        T_body_cam0 = camera0.T_body_camera
         initialTimeOffset = camera0.timeOffset ?? 0
         noise = imu.noiseDensities
         rig = CameraRig(camera0: camera0, camera1: camera1)
@@ -45,11 +50,13 @@ struct EstimatorCore {
         let frontEnd = configuration.frontEnd
         if let camera1 {
             let cam1 = try camera1.makeCameraModel()
+            lenses = [LensIntrinsics(model: cam0), LensIntrinsics(model: cam1)]
             let T_c1_c0 = camera1.T_body_camera.inverse * camera0.T_body_camera
             isStereo = true
             makeTracker = { FeatureTracker(camera: cam0, rightCamera: cam1, T_right_left: T_c1_c0, configuration: frontEnd) }
         } else {
             isStereo = false
+            lenses = [LensIntrinsics(model: cam0)]
             makeTracker = { FeatureTracker(camera: cam0, configuration: frontEnd) }
         }
         tracker = makeTracker()
@@ -124,8 +131,15 @@ struct EstimatorCore {
                 memory.frameCounter += 1
                 let rate = (gyroNow ?? s.biasGyro) - s.biasGyro
                 StateHelper.augmentClone(&s, frame: memory.frameCounter, angularVelocityWorld: s.rotation * rate)
-                features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo)
+                let turnNoise = configuration.turnRateNoise + configuration.readoutTurnRateNoise * (rollingShutter?.readout ?? 0)
+                if turnNoise > 0 {
+                    let extra = turnNoise * rate.norm / configuration.pixelNoiseSigma
+                    s.clones[s.clones.count - 1].noiseScale = (1 + extra * extra).squareRoot()
+                }
+                features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo, readout: rollingShutter)
                 runUpdates(&s, current: frame)
+                rig = s.rig
+                intrinsicOffsets = s.intrinsicOffsets
             }
             health.framesSinceInit += 1
             if isDiverged(s) || isVisuallyInconsistent {

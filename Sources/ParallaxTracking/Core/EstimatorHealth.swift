@@ -46,11 +46,18 @@ extension EstimatorCore {
         } else {
             trackingState = .normal
         }
+        let extrinsics = (0..<s.rig.cameraCount).map {
+            let (r, p) = s.rig.extrinsics($0)
+            return RigidTransform(rotationMatrix: r, translation: p)
+        }
         var result = TrackingResult(timestamp: timestamp, timestampNs: timestampNs, trackingState: trackingState,
-                                    T_world_body: T_wb, T_world_camera: T_wb * T_body_cam0, velocity: s.velocity,
+                                    T_world_body: T_wb, T_world_camera: T_wb * extrinsics[0], velocity: s.velocity,
                                     biasGyro: s.biasGyro, biasAccel: s.biasAccel, featurePoints: points,
                                     trackedFeatureCount: featureCount, timings: timings)
         result.timeOffset = s.timeOffset
+        result.cameraExtrinsics = extrinsics
+        result.extrinsicsEstimated = s.calibratedCameras > 0
+        result.cameraIntrinsics = (0..<s.intrinsicCameras).map { lenses[$0].values(offset: s.intrinsicOffsets[$0]) }
         return result
     }
 }

@@ -9,6 +9,11 @@ struct Observation {
     var left: Vector2
     /// cam1 normalised coordinates, when the stereo match passed.
     var right: Vector2?
+    /// Rolling shutter: seconds after the frame time at which the cam0 row holding the feature was
+    /// read (0 for a global shutter); the camera had moved by the clone's velocity times this.
+    var leftDelay: Double = 0
+    /// The same for cam1.
+    var rightDelay: Double = 0
 }
 
 /// A feature's observations inside the window.
@@ -34,10 +39,15 @@ struct FeatureDatabase {
     /// The track of feature `id`, if any.
     func track(_ id: Int) -> FeatureTrack? { tracks[id] }
 
-    /// Appends one frame's features as observations of clone `frameNumber` (cam1 only when `stereo`).
-    mutating func append(_ frame: FeatureFrame, frameNumber: Int, stereo: Bool) {
+    /// Appends one frame's features as observations of clone `frameNumber` (cam1 only when `stereo`),
+    /// with each row's readout delay when the cameras have a rolling shutter.
+    mutating func append(_ frame: FeatureFrame, frameNumber: Int, stereo: Bool, readout: RollingShutterCorrection? = nil) {
         for f in frame.features {
-            let o = Observation(frame: frameNumber, left: f.normalized, right: stereo ? f.rightNormalized : nil)
+            var o = Observation(frame: frameNumber, left: f.normalized, right: stereo ? f.rightNormalized : nil)
+            if let readout {
+                o.leftDelay = readout.delay(row: f.pixel.y, camera: 0)
+                if stereo, let rp = f.rightPixel { o.rightDelay = readout.delay(row: rp.y, camera: 1) }
+            }
             tracks[f.id, default: FeatureTrack(id: f.id, observations: [])].observations.append(o)
         }
     }

@@ -8,10 +8,13 @@ import ParallaxVision
 ///
 /// Only the rotation during the readout is undone, from the gyro: with the camera turning at ω_c,
 /// R_wc(t + δ) = R_wc(t) Exp(ω_c δ), so a bearing b seen at row time t + δ was Exp(ω_c δ) b at the
-/// middle-row time t. The translation during the readout is neglected: a hand turning at 200 °/s
-/// moves a feature by ~16 px over a 20 ms readout, while walking at 1 m/s moves a point 2 m away by
-/// ~2 px. This is the rotational part of Li, Kim & Mourikis's model (ICRA 2013), applied to the
-/// measurements instead of in the Jacobians.
+/// middle-row time t. The translation during the readout cannot be undone here (it depends on the
+/// point's depth): a hand turning at 200 °/s moves a feature by ~16 px over a 20 ms readout, walking
+/// at 1 m/s moves a point 2 m away by ~2 px — small, but with the same sign frame after frame, so
+/// it biases scale. Each observation therefore keeps its row's delay (``delay(row:camera:)``, stored
+/// in ``Observation``), and the measurement model places the camera at the clone's position plus
+/// velocity × delay. This is Li, Kim & Mourikis's model (ICRA 2013) with the rotation applied to the
+/// measurements and the translation in the residual (the velocity a constant there, not a state).
 struct RollingShutterCorrection {
     /// Seconds per row, cam0 and cam1.
     let lineDelay: (left: Double, right: Double)
@@ -28,6 +31,16 @@ struct RollingShutterCorrection {
         middleRow = (Double(camera0.height - 1) / 2, Double((camera1?.height ?? camera0.height) - 1) / 2)
         R_body_cam0 = rig.R_body_cam0
         R_c1_c0 = rig.R_c1_c0
+    }
+
+    /// Readout time (s) of the top-to-bottom scan, the longer of the two cameras'.
+    var readout: Double {
+        max(lineDelay.left * (2 * middleRow.left + 1), lineDelay.right * (2 * middleRow.right + 1))
+    }
+
+    /// Seconds after the frame time at which row `row` of camera `camera` (0 or 1) was read.
+    func delay(row: Double, camera: Int) -> Double {
+        camera == 0 ? (row - middleRow.left) * lineDelay.left : (row - middleRow.right) * lineDelay.right
     }
 
     /// `frame` with every normalised observation moved to the middle-row time; `angularVelocity`

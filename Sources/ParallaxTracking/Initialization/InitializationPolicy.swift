@@ -72,9 +72,15 @@ extension EstimatorCore {
             let rz = SO3.exp(Vector3(0, 0, yawOld - yawNew))
             nav.T_world_body = RigidTransform(rotationMatrix: rz * r, translation: anchor.position)
         }
-        let offset = configuration.timeOffset
+        let offset = configuration.timeOffset, extrinsics = configuration.extrinsics
+        let mode: TrackerConfiguration.Mode = isStereo ? .stereo : .mono
         var s = FilterState(navigation: nav, uncertainty: uncertainty, timeOffset: startup.timeOffset ?? initialTimeOffset,
-                            timeOffsetSigma: offset.estimate ? offset.priorSigma : 0)
+                            timeOffsetSigma: offset.estimate ? offset.priorSigma : 0, rig: rig,
+                            extrinsicSigmas: extrinsics.isEstimated(in: mode)
+                                ? (extrinsics.rotationSigma, extrinsics.translationSigma) : nil,
+                            intrinsicOffsets: intrinsicOffsets,
+                            intrinsicSigmas: configuration.intrinsics.isEstimated(in: mode)
+                                ? configuration.intrinsics.standardDeviations : nil)
         s.timestamp = min(nav.timestamp, t)
         state = s
         health.framesSinceInit = 0

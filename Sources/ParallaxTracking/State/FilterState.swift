@@ -14,6 +14,12 @@ struct Clone {
     var rotationFE: Matrix3
     /// First estimate of the position.
     var positionFE: Vector3
+    /// Body velocity in the world at the clone's time (the estimate when cloned, held constant):
+    /// a rolling-shutter row read δ seconds later saw the camera moved by `velocity · δ`.
+    var velocity: Vector3 = .zero
+    /// Measurement σ of this clone's observations relative to the still-image σ (≥ 1): larger in
+    /// fast turns (``TrackerConfiguration/turnRateNoise``).
+    var noiseScale: Double = 1
 }
 
 /// The MSCKF state: IMU navigation state plus a window of clones, with a dense covariance.
@@ -21,7 +27,11 @@ struct Clone {
 /// Error state (world-frame, "left" rotation error so that FEJ keeps yaw and position unobservable,
 /// Li & Mourikis IJRR 2013 §III): R = Exp(δθ) R̂, p = p̂ + δp, v = v̂ + δv, b = b̂ + δb.
 /// Order: IMU [δθ 0–2, δp 3–5, δv 6–8, δb_g 9–11, δb_a 12–14], the camera–IMU time offset δt_d at
-/// 15, then clone k at 16 + 6k [δθ, δp].
+/// 15, then — when the extrinsics are estimated — camera i's extrinsic error [δθ_e, δp_e] at 16 + 6i
+/// (R_body_cam = Exp(δθ_e) R̂_body_cam, p_body_cam = p̂ + δp_e), then — when the intrinsics are
+/// estimated — camera i's intrinsic offset [δfx, δfy, δcx, δcy, δk1, δk2] at ``intrinsicColumn(_:)``
+/// (``LensIntrinsics``), then clone k at ``cloneColumn(_:)`` [δθ, δp]. Calibration sits before the clones so that one feature update acts on one contiguous
+/// range of columns (calibration and clones together).
 ///
 /// The mean lives here; every edit of the covariance (propagation, cloning, marginalisation,
 /// updates) goes through ``StateHelper``, as OpenVINS's `StateHelper` owns its covariance.
@@ -30,8 +40,8 @@ struct FilterState {
     static let imuDimension = 15
     /// Column of the camera–IMU time offset (Kalibr's `timeshift_cam_imu`: t_imu = t_cam + t_d).
     static let timeOffsetColumn = 15
-    /// Error-state entries before the first clone.
-    static let clonesStart = 16
+    /// Column of camera 0's extrinsic block (when estimated).
+    static let calibrationStart = 16
     /// Offsets of the IMU error-state blocks.
     enum Block {
         static let rotation = 0, position = 3, velocity = 6, gyroBias = 9, accelBias = 12
@@ -51,16 +61,34 @@ struct FilterState {
     /// the IMU clock. Constant in propagation; corrected through its correlation with the clones
     /// (Li & Mourikis, IJRR 2014).
     var timeOffset: Double
+    /// The camera extrinsics: estimates for the first ``calibratedCameras`` cameras, fixed otherwise.
+    var rig: CameraRig
+    /// Cameras whose extrinsics are filter states (0: all fixed).
+    let calibratedCameras: Int
+    /// Cameras whose intrinsics are filter states (0: all fixed).
+    let intrinsicCameras: Int
+    /// Estimated intrinsic offsets θ − θ₀ per camera (lanes 0–5: fx, fy, cx, cy, k1, k2), for the
+    /// first ``intrinsicCameras`` cameras.
+    var intrinsicOffsets: [SIMD8<Double>]
     var clones: [Clone] = []
     /// Row-major covariance, `dimension × dimension`. Written only by ``StateHelper``.
     var covariance: [Double]
 
-    var dimension: Int { Self.clonesStart + 6 * clones.count }
+    /// Six-column calibration blocks before the clones: extrinsics, then intrinsics.
+    var calibrationBlocks: Int { calibratedCameras + intrinsicCameras }
+    /// Error-state entries before the first clone.
+    var clonesStart: Int { Self.calibrationStart + 6 * calibrationBlocks }
+    var dimension: Int { clonesStart + 6 * clones.count }
 
-    /// A state at `s` with a diagonal covariance of the 15 IMU error-state standard deviations and
-    /// the time offset `timeOffset` with σ `timeOffsetSigma` (0 keeps it fixed).
+    /// A state at `s` with a diagonal covariance of the 15 IMU error-state standard deviations, the
+    /// time offset `timeOffset` with σ `timeOffsetSigma` (0 keeps it fixed), and `rig`'s extrinsics,
+    /// estimated with σ `extrinsicSigmas` (rotation rad, translation m) per camera when given, and
+    /// the intrinsic offsets `intrinsicOffsets` (one per camera, or empty) with σ `intrinsicSigmas`
+    /// (six values: fx, fy, cx, cy, k1, k2) when given.
     init(navigation s: NavigationState, uncertainty: TrackerConfiguration.InitialUncertainty, timeOffset: Double = 0,
-         timeOffsetSigma: Double = 0) {
+         timeOffsetSigma: Double = 0, rig: CameraRig = .identity,
+         extrinsicSigmas: (rotation: Double, translation: Double)? = nil,
+         intrinsicOffsets: [SIMD8<Double>] = [], intrinsicSigmas: [Double]? = nil) {
         timestamp = s.timestamp
         rotation = s.T_world_body.rotationMatrix
         position = s.T_world_body.translation
@@ -70,8 +98,20 @@ struct FilterState {
         positionFE = position
         velocityFE = velocity
         self.timeOffset = timeOffset
-        let sigmas = uncertainty.standardDeviations + [timeOffsetSigma]
-        let n = Self.clonesStart
+        self.rig = rig
+        calibratedCameras = extrinsicSigmas == nil ? 0 : rig.cameraCount
+        intrinsicCameras = intrinsicSigmas?.count == LensIntrinsics.dimension ? rig.cameraCount : 0
+        self.intrinsicOffsets = (0..<intrinsicCameras).map { $0 < intrinsicOffsets.count ? intrinsicOffsets[$0] : .zero }
+        var sigmas = uncertainty.standardDeviations + [timeOffsetSigma]
+        if let e = extrinsicSigmas {
+            for _ in 0..<calibratedCameras {
+                sigmas += [e.rotation, e.rotation, e.rotation, e.translation, e.translation, e.translation]
+            }
+        }
+        if let e = intrinsicSigmas, intrinsicCameras > 0 {
+            for _ in 0..<intrinsicCameras { sigmas += e }
+        }
+        let n = sigmas.count
         covariance = [Double](repeating: 0, count: n * n)
         for i in 0..<n { covariance[i * n + i] = sigmas[i] * sigmas[i] }
     }
@@ -85,7 +125,13 @@ struct FilterState {
     func cov(_ i: Int, _ j: Int) -> Double { covariance[i * dimension + j] }
 
     /// Column of clone `k`'s first error-state entry.
-    static func cloneColumn(_ k: Int) -> Int { clonesStart + 6 * k }
+    func cloneColumn(_ k: Int) -> Int { clonesStart + 6 * k }
+
+    /// Column of camera `i`'s extrinsic block (only for `i < calibratedCameras`).
+    static func calibrationColumn(_ i: Int) -> Int { calibrationStart + 6 * i }
+
+    /// Column of camera `i`'s intrinsic block (only for `i < intrinsicCameras`).
+    func intrinsicColumn(_ i: Int) -> Int { Self.calibrationStart + 6 * (calibratedCameras + i) }
 
     /// Applies an error-state correction `dx` (length `dimension`) to the mean.
     mutating func inject(_ dx: [Double]) {
@@ -96,8 +142,16 @@ struct FilterState {
         biasGyro += v3(Block.gyroBias)
         biasAccel += v3(Block.accelBias)
         timeOffset += dx[Self.timeOffsetColumn]
+        for i in 0..<calibratedCameras {
+            let o = Self.calibrationColumn(i), (r, p) = rig.extrinsics(i)
+            rig.setExtrinsics(i, rotation: SO3.orthonormalize(SO3.exp(v3(o)) * r), position: p + v3(o + 3))
+        }
+        for i in 0..<intrinsicCameras {
+            let o = intrinsicColumn(i)
+            for a in 0..<LensIntrinsics.dimension { intrinsicOffsets[i][a] += dx[o + a] }
+        }
         for k in 0..<clones.count {
-            let o = Self.cloneColumn(k)
+            let o = cloneColumn(k)
             clones[k].rotation = SO3.orthonormalize(SO3.exp(v3(o)) * clones[k].rotation)
             clones[k].position += v3(o + 3)
         }

@@ -86,12 +86,13 @@ enum StateHelper {
         }
         state.covariance = p
         state.clones.append(Clone(frame: frame, timestamp: state.timestamp, rotation: state.rotation,
-                                  position: state.position, rotationFE: state.rotation, positionFE: state.position))
+                                  position: state.position, rotationFE: state.rotation, positionFE: state.position,
+                                  velocity: state.velocity))
     }
 
     /// Removes clone `k` and its rows and columns: marginalising a Gaussian is deleting its block.
     static func marginalizeClone(_ state: inout FilterState, at k: Int) {
-        let n = state.dimension, m = n - 6, start = FilterState.cloneColumn(k)
+        let n = state.dimension, m = n - 6, start = state.cloneColumn(k)
         var p = [Double](repeating: 0, count: m * m)
         state.covariance.withUnsafeBufferPointer { old in
             p.withUnsafeMutableBufferPointer { new in

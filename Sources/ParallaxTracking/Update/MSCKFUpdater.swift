@@ -6,7 +6,6 @@ import ParallaxMath
 /// leaves the problem, and gate with a χ² test; then compress all accepted features into one
 /// system over the clones and apply a single EKF update through ``StateHelper``.
 struct MSCKFUpdater {
-    let rig: CameraRig
     /// Measurement standard deviation in normalised image coordinates.
     let sigma: Double
     let chiSquaredProbability: Double
@@ -16,6 +15,8 @@ struct MSCKFUpdater {
     /// Largest reprojection error (normalised units) a triangulated feature may keep after outlier
     /// removal; worse fits are not used.
     var maxTriangulationError: Double = 0.05
+    /// The cameras' calibrated models, for the intrinsic blocks when the intrinsics are estimated.
+    var lenses: [LensIntrinsics] = []
 
     /// Outcome counts for diagnostics and tracking-state decisions.
     struct Outcome {
@@ -31,17 +32,23 @@ struct MSCKFUpdater {
         guard state.clones.count >= 2, !tracks.isEmpty else { return (outcome, points) }
         var cloneIndex: [Int: Int] = [:]
         for (k, c) in state.clones.enumerated() { cloneIndex[c.frame] = k }
-        var compressor = MeasurementCompressor(clones: state.clones.count)
+        var compressor = MeasurementCompressor(clones: state.calibrationBlocks + state.clones.count)
+        let intrinsic = min(state.intrinsicCameras, lenses.count)
+        let rig = state.rig
         let sigma2 = sigma * sigma
 
         for track in tracks {
             // Triangulate with the current clone estimates, dropping outlying rays (§III-C).
             var obs = track.observations.filter { cloneIndex[$0.frame] != nil }
             guard obs.count >= 2 else { continue }
-            var poses = obs.compactMap { o in cloneIndex[o.frame].map { (state.clones[$0].rotation, state.clones[$0].position) } }
+            if intrinsic > 0 { obs = obs.map { moved($0, state: state, cameras: intrinsic) } }
+            // A rolling-shutter row saw the camera moved along the clone's velocity (cam0's row for both).
+            var poses = obs.compactMap { o in
+                cloneIndex[o.frame].map { (state.clones[$0].rotation, state.clones[$0].position + state.clones[$0].velocity * o.leftDelay) }
+            }
             guard let x = Triangulation.triangulateRobust(&obs, poses: &poses, rig: rig, maxErrorNormalized: maxTriangulationError,
                                                           outlierNormalized: outlierSigmas * sigma),
-                  var f = UpdaterHelper.linearize(obs, point: x, cloneIndex: cloneIndex, state: state, rig: rig),
+                  var f = UpdaterHelper.linearize(obs, point: x, cloneIndex: cloneIndex, state: state, lenses: lenses),
                   let (ho, ro) = UpdaterHelper.nullSpaceProject(hf: &f.hf, hx: &f.hx, r: &f.residual,
                                                                 rows: f.rows, columns: f.columns) else {
                 outcome.failedTriangulation += 1
@@ -61,9 +68,18 @@ struct MSCKFUpdater {
         guard outcome.used > 0 else { return (outcome, points) }
 
         let (h, r) = compressor.compressed()
-        let start = FilterState.cloneColumn(0)
+        // One range: the calibration blocks (if any), then the clones.
+        let start = FilterState.calibrationStart
         StateHelper.update(&state, jacobian: h, columns: start..<(start + compressor.dimension), residual: r,
                            noiseVariance: sigma2, structure: .upperTriangular)
         return (outcome, points)
+    }
+
+    /// Observation `o` moved from the calibration's intrinsics to the filter's current estimate.
+    private func moved(_ o: Observation, state: FilterState, cameras: Int) -> Observation {
+        var o = o
+        o.left = lenses[0].corrected(o.left, offset: state.intrinsicOffsets[0])
+        if cameras > 1, let r = o.right { o.right = lenses[1].corrected(r, offset: state.intrinsicOffsets[1]) }
+        return o
     }
 }

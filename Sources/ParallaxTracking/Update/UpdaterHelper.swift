@@ -4,15 +4,19 @@ import ParallaxMath
 /// order ``MSCKFUpdater`` runs them: linearise → null-space projection → χ² gate → compression.
 /// The EKF update itself is ``StateHelper/update(_:jacobian:columns:residual:noiseVariance:structure:)``.
 enum UpdaterHelper {
-    /// One feature's stacked measurement model `r = H_x δx_C + H_f δX + n`, over the clones that saw it.
+    /// One feature's stacked measurement model `r = H_x δx + H_f δX + n` over the state blocks it
+    /// involves: the estimated camera extrinsics and intrinsics (if any) and the clones that saw it.
     struct FeatureLinearization {
-        /// Clone indices of the observations, in observation order (distinct frames).
+        /// State blocks of 6 columns each, in Jacobian order: first the calibration blocks (camera
+        /// `i`'s extrinsics at block `i`, its intrinsics at `calibratedCameras + i`), then the clones
+        /// that saw the feature (block `calibrationBlocks + k` for clone `k`), in observation order
+        /// (distinct frames).
         var involved: [Int]
         /// Rows: 2 per camera observation.
         var rows: Int
-        /// Columns of `hx`: 6 per involved clone.
+        /// Columns of `hx`: 6 per involved block.
         var columns: Int
-        /// `rows × columns` Jacobian with respect to the involved clones' [δθ, δp].
+        /// `rows × columns` Jacobian with respect to the involved blocks.
         var hx: [Double]
         /// `rows × 3` Jacobian with respect to the feature position.
         var hf: [Double]
@@ -23,16 +27,25 @@ enum UpdaterHelper {
     /// Step 1 (Mourikis & Roumeliotis, ICRA 2007, §III-C, eq. 19–22): residuals and Jacobians of
     /// every observation of a feature at world point `x`.
     ///
-    /// Residuals use the clones' current estimates; Jacobians use their first estimates (FEJ, Li &
-    /// Mourikis IJRR 2013), so the linearised system keeps yaw and position unobservable. With the
-    /// world-frame rotation error on the body, ∂p_cam/∂X = R_wcᵀ, ∂p_cam/∂δθ = R_wcᵀ [X − p_body]×,
-    /// ∂p_cam/∂δp = −R_wcᵀ. Returns nil when the point is (nearly) behind a camera in either estimate.
+    /// Residuals use the clones' current estimates; clone Jacobians use their first estimates (FEJ,
+    /// Li & Mourikis IJRR 2013), so the linearised system keeps yaw and position unobservable. With
+    /// the world-frame rotation error on the body, ∂p_cam/∂X = R_wcᵀ, ∂p_cam/∂δθ = R_wcᵀ [X − p_body]×,
+    /// ∂p_cam/∂δp = −R_wcᵀ. For an estimated extrinsic (R_bc = Exp(δθ_e) R̂_bc, p_bc = p̂_bc + δp_e;
+    /// Li & Mourikis IJRR 2013 §IV, OpenVINS's `get_feature_jacobian_full`), with q = R_wbᵀ(X − p_wb) − p_bc
+    /// the point relative to the camera in body axes, p_cam = R_bcᵀ q gives ∂p_cam/∂δθ_e = R̂_bcᵀ [q]×
+    /// and ∂p_cam/∂δp_e = −R̂_bcᵀ (current extrinsic estimate, clone at its first estimate). For
+    /// estimated intrinsics the observations must already be moved to the current estimate
+    /// (``LensIntrinsics/corrected(_:offset:)``), and the block is −G (``LensIntrinsics``).
+    /// Returns nil when the point is (nearly) behind a camera in either estimate.
     static func linearize(_ obs: [Observation], point x: Vector3, cloneIndex: [Int: Int], state: FilterState,
-                          rig: CameraRig) -> FeatureLinearization? {
-        guard let involved = try? obs.map({ o -> Int in
+                          lenses: [LensIntrinsics] = []) -> FeatureLinearization? {
+        let rig = state.rig, calibrated = state.calibratedCameras, blocks = state.calibrationBlocks
+        let intrinsic = min(state.intrinsicCameras, lenses.count)
+        guard let clones = try? obs.map({ o -> Int in
             guard let k = cloneIndex[o.frame] else { throw MissingClone() }
             return k
         }) else { return nil }
+        let involved = Array(0..<blocks) + clones.map { blocks + $0 }
         let c = involved.count * 6
         let m = obs.reduce(0) { $0 + ($1.right != nil && rig.hasRight ? 4 : 2) }
         var hx = [Double](repeating: 0, count: m * c)
@@ -40,14 +53,17 @@ enum UpdaterHelper {
         var r = [Double](repeating: 0, count: m)
         var row = 0
         for (k, o) in obs.enumerated() {
-            let clone = state.clones[involved[k]]
+            let clone = state.clones[clones[k]]
+            let cloneCol = 6 * (blocks + k)
             for cam in (o.right != nil && rig.hasRight) ? [0, 1] : [0] {
                 let z = cam == 0 ? o.left : (o.right ?? o.left)
+                // Rolling shutter: the row was read `delay` after the clone's time.
+                let shift = clone.velocity * (cam == 0 ? o.leftDelay : o.rightDelay)
                 // Residual with current estimates.
-                let (rc, pc) = rig.cameraPose(cam, bodyRotation: clone.rotation, bodyPosition: clone.position)
+                let (rc, pc) = rig.cameraPose(cam, bodyRotation: clone.rotation, bodyPosition: clone.position + shift)
                 let pCam = rc.transpose * (x - pc)
                 // Jacobians with first estimates.
-                let (rcF, pcF) = rig.cameraPose(cam, bodyRotation: clone.rotationFE, bodyPosition: clone.positionFE)
+                let (rcF, pcF) = rig.cameraPose(cam, bodyRotation: clone.rotationFE, bodyPosition: clone.positionFE + shift)
                 let pCamF = rcF.transpose * (x - pcF)
                 guard pCam.z > 0.05, pCamF.z > 0.05 else { continue }
                 r[row] = z.x - pCam.x / pCam.z
@@ -55,17 +71,47 @@ enum UpdaterHelper {
                 let iz = 1 / pCamF.z
                 let d0 = Vector3(iz, 0, -pCamF.x * iz * iz)
                 let d1 = Vector3(0, iz, -pCamF.y * iz * iz)
-                let rt = rcF.transpose
-                let jf0 = rt.transpose * d0, jf1 = rt.transpose * d1   // rows of d·R_wcᵀ as vectors
-                let skew = Matrix3.skew(x - clone.positionFE)
+                let jf0 = rcF * d0, jf1 = rcF * d1   // rows of d·R_wcᵀ as vectors
+                let skew = Matrix3.skew(x - clone.positionFE - shift)
                 let jt0 = skew.transpose * jf0, jt1 = skew.transpose * jf1
                 for a in 0..<3 {
                     hf[row * 3 + a] = jf0[a]
                     hf[(row + 1) * 3 + a] = jf1[a]
-                    hx[row * c + 6 * k + a] = jt0[a]
-                    hx[(row + 1) * c + 6 * k + a] = jt1[a]
-                    hx[row * c + 6 * k + 3 + a] = -jf0[a]
-                    hx[(row + 1) * c + 6 * k + 3 + a] = -jf1[a]
+                    hx[row * c + cloneCol + a] = jt0[a]
+                    hx[(row + 1) * c + cloneCol + a] = jt1[a]
+                    hx[row * c + cloneCol + 3 + a] = -jf0[a]
+                    hx[(row + 1) * c + cloneCol + 3 + a] = -jf1[a]
+                }
+                if cam < calibrated {
+                    let (rbc, pbc) = rig.extrinsics(cam)
+                    let q = clone.rotationFE.transpose * (x - clone.positionFE - shift) - pbc
+                    let u0 = rbc * d0, u1 = rbc * d1          // rows of d·R_bcᵀ as vectors
+                    let qs = Matrix3.skew(q).transpose
+                    let je0 = qs * u0, je1 = qs * u1
+                    let col = 6 * cam
+                    for a in 0..<3 {
+                        hx[row * c + col + a] = je0[a]
+                        hx[(row + 1) * c + col + a] = je1[a]
+                        hx[row * c + col + 3 + a] = -u0[a]
+                        hx[(row + 1) * c + col + 3 + a] = -u1[a]
+                    }
+                }
+                if cam < intrinsic {
+                    let (g0, g1) = lenses[cam].sensitivity(at: z)
+                    let col = 6 * (calibrated + cam)
+                    for a in 0..<LensIntrinsics.dimension {
+                        hx[row * c + col + a] = -g0[a]
+                        hx[(row + 1) * c + col + a] = -g1[a]
+                    }
+                }
+                if clone.noiseScale != 1 {
+                    // Whitening: the rows of a noisier clone are scaled to the common σ.
+                    let w = 1 / clone.noiseScale
+                    for rr in row..<(row + 2) {
+                        r[rr] *= w
+                        for a in 0..<3 { hf[rr * 3 + a] *= w }
+                        for a in 0..<c { hx[rr * c + a] *= w }
+                    }
                 }
                 row += 2
             }
@@ -124,11 +170,12 @@ enum UpdaterHelper {
         return (out, Array(r[3...]))
     }
 
-    /// Where an involved clone's 6 columns sit in the window's clone block, with runs of
-    /// consecutive clones merged: their columns are contiguous both in the projected Jacobian and in
-    /// the covariance, so gathers and accumulations copy whole runs at a time.
+    /// Where an involved block's 6 columns sit in the update's column range (the calibration blocks,
+    /// then the clones, from ``FilterState/calibrationStart``), with runs of consecutive blocks
+    /// merged: their columns are contiguous both in the projected Jacobian and in the covariance, so
+    /// gathers and accumulations copy whole runs at a time.
     struct CloneColumns {
-        /// For each Jacobian column, its column in the clone block (0-based after the IMU block).
+        /// For each Jacobian column, its column in the update's range (0 = ``FilterState/calibrationStart``).
         var window: [Int]
         /// Runs of contiguous columns: start in the Jacobian, start in the clone block, width.
         var runs: [(hoStart: Int, infoStart: Int, width: Int)]
@@ -157,7 +204,7 @@ enum UpdaterHelper {
         state.covariance.withUnsafeBufferPointer { p in
             pSub.withUnsafeMutableBufferPointer { ps in
                 for a in 0..<c {
-                    let src = p.baseAddress! + (FilterState.clonesStart + columns.window[a]) * n + FilterState.clonesStart
+                    let src = p.baseAddress! + (FilterState.calibrationStart + columns.window[a]) * n + FilterState.calibrationStart
                     let dst = ps.baseAddress! + a * c
                     for run in columns.runs { (dst + run.hoStart).update(from: src + run.infoStart, count: run.width) }
                 }

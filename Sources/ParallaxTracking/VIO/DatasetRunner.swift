@@ -2,7 +2,8 @@ import Foundation
 import ParallaxDatasets
 import ParallaxMath
 
-/// Runs ``VisualInertialOdometry`` over a dataset replay and gathers what `parallax replay`, the
+/// Runs ``VisualInertialOdometry`` over a sensor source (a dataset folder, a recording, a live
+/// stream: any ``SensorSource``) and gathers what `parallax replay`, the
 /// tests and the benchmark report: per-frame results, the estimated trajectory and statistics.
 public struct DatasetRunner {
     /// Summary of one run.
@@ -29,33 +30,70 @@ public struct DatasetRunner {
         public var trajectory = Trajectory(poses: [], name: "estimate")
         /// The camera–IMU time offset (s) of the last frame with a pose (estimated or from the calibration).
         public var finalTimeOffset: Double?
-        /// Ground truth, when the dataset has it.
+        /// Each camera's `T_body_camera` estimated online, at the last tracked frame (empty when the
+        /// extrinsics were held at the calibration's values: mono by default).
+        public var finalExtrinsics: [RigidTransform] = []
+        /// Each camera's intrinsics `[fx, fy, cx, cy, k1, k2]` estimated online, at the last tracked
+        /// frame (empty when held at the calibration's values: the default).
+        public var finalIntrinsics: [[Double]] = []
+        /// Each camera's `T_body_camera` as the calibration states it (the estimate's starting point).
+        public var calibratedExtrinsics: [RigidTransform] = []
+        /// Ground truth, when the source has it.
         public var groundTruth: Trajectory?
         /// Fraction of frames `normal`.
         public var normalFraction: Double { frames > 0 ? Double(normalFrames) / Double(frames) : 0 }
     }
 
-    /// The dataset.
-    public let dataset: EuRoCDataset
+    /// Where the measurements come from.
+    public let source: any SensorSource
     /// The estimator.
     public let estimator: VisualInertialOdometry
+    /// Frames a dataset folder's streams will lose, each with a count (``EuRoCDataset/checkTimelines(stereo:)``).
+    public let warnings: [String]
 
-    /// Creates a runner with a fresh estimator.
-    public init(dataset: EuRoCDataset, configuration: TrackerConfiguration) throws {
-        self.dataset = dataset
+    /// Creates a runner with a fresh estimator for `source`'s sensors (mono when it has one camera).
+    public init(source: any SensorSource, configuration: TrackerConfiguration) throws {
+        guard let camera0 = source.cameras.first else {
+            throw DatasetError(.layout, file: source.origin, "has no camera; tracking needs one")
+        }
+        self.source = source
         var c = configuration
-        if !dataset.isStereo { c.mode = .mono }
-        estimator = try VisualInertialOdometry(configuration: c, camera0: dataset.cameras[0],
-                                               camera1: dataset.cameras.count > 1 ? dataset.cameras[1] : nil,
-                                               imu: dataset.imu)
+        if !source.isStereo { c.mode = .mono }
+        estimator = try VisualInertialOdometry(configuration: c, camera0: camera0,
+                                               camera1: source.cameras.count > 1 ? source.cameras[1] : nil,
+                                               imu: source.imu)
+        // Streams that cannot be tracked together (no common time, stereo stamps that never pair)
+        // fail here; the checks read a folder's CSV files (other sources check as they stream).
+        warnings = try (source as? EuRoCDataset)?.checkTimelines(stereo: c.mode == .stereo) ?? []
     }
 
-    /// Replays `[from, to]` (seconds from the dataset start; nil = whole) and calls `onFrame` with
+    /// Creates a runner over an EuRoC/ASL or TUM-VI folder.
+    public init(dataset: EuRoCDataset, configuration: TrackerConfiguration) throws {
+        try self.init(source: dataset, configuration: configuration)
+    }
+
+    /// Replays `[from, to]` (seconds from the source start; nil = whole) and calls `onFrame` with
     /// each result and the number of frames processed so far.
-    public func run(from: Double? = nil, to: Double? = nil,
+    ///
+    /// With `decodeAhead` (the default) the source is read and its images decoded on a second
+    /// thread through a bounded queue (``DecodeAheadIterator``) while this thread tracks; the
+    /// results are the same, bit for bit, as with `decodeAhead: false` (everything on this thread).
+    /// `pace` nil replays as fast as possible; 1 at the recorded pace, 2 twice as fast
+    /// (``PacedEventIterator``).
+    public func run(from: Double? = nil, to: Double? = nil, decodeAhead: Bool = true, pace: Double? = nil,
                     onFrame: (TrackingResult, Int) throws -> Void = { _, _ in }) throws -> Summary {
         var summary = Summary()
-        let iterator = try dataset.replay(from: from, to: to, includeGroundTruth: dataset.hasGroundTruth).makeIterator()
+        summary.calibratedExtrinsics = source.cameras.map(\.T_body_camera)
+        let events = try source.makeEvents(from: from, to: to, includeGroundTruth: source.hasGroundTruth)
+        // Only the images the estimator reads are decoded (cam1 of a stereo source tracked mono is not).
+        let ahead = decodeAhead
+            ? DecodeAheadIterator(events, cameras: estimator.configuration.mode == .stereo ? [0, 1] : [0]) : nil
+        // Each frame waits for the IMU to pass its exposure time (t_cam + t_d) on the IMU clock.
+        var offset = source.cameras.first?.timeOffset ?? 0
+        let waited = IMULookaheadIterator(ahead ?? events) { offset + IMULookaheadIterator.margin }
+        let decoded: any SensorEventIterator = waited
+        // Paced after decoding, so each frame is handed over at its time with its pixels ready.
+        let iterator: any SensorEventIterator = pace.map { PacedEventIterator(decoded, speed: $0) } ?? decoded
         var gt: [TrajectoryPose] = []
         var firstFrame: Double?
         var imuSamples = 0
@@ -67,7 +105,10 @@ public struct DatasetRunner {
             case .groundTruth(let g):
                 gt.append(TrajectoryPose(time: g.timestamp, timeNs: g.timestampNs, T_world_body: g.T_world_body))
             case .frame(let f):
-                let r = try estimator.process(frame: f)
+                var r = try estimator.process(frame: f)
+                if r.T_world_body != nil { offset = r.timeOffset }
+                // Decoded ahead: the decoding cost is the producer thread's, not the hand-over's.
+                if let ms = ahead?.lastFrameDecodeMilliseconds { r.timings.decode = ms }
                 if firstFrame == nil { firstFrame = f.timestamp }
                 summary.frames += 1
                 if r.trackingState == .normal {
@@ -83,6 +124,8 @@ public struct DatasetRunner {
                     let timeNs = r.poseTimestampNs
                     summary.trajectory.poses.append(TrajectoryPose(time: r.timestamp + r.timeOffset, timeNs: timeNs, T_world_body: T))
                     summary.finalTimeOffset = r.timeOffset
+                    summary.finalExtrinsics = r.extrinsicsEstimated ? r.cameraExtrinsics : []
+                    summary.finalIntrinsics = r.cameraIntrinsics
                 }
                 summary.decodeMs.append(r.timings.decode)
                 summary.frontEndMs.append(r.timings.frontEnd)
@@ -93,11 +136,11 @@ public struct DatasetRunner {
         // A replay that saw no image or almost no IMU tracked nothing: an error, not an empty success.
         let window = from == nil && to == nil ? "" : " in the replayed window"
         if summary.frames == 0 {
-            throw DatasetError(.tooFewRows, file: "mav0/\(dataset.cameras[0].name)/data.csv",
+            throw DatasetError(.tooFewRows, file: source.origin(ofCamera: 0),
                                "has no camera frames\(window); tracking needs images")
         }
         if imuSamples < 2 {
-            throw DatasetError(.tooFewRows, file: "mav0/imu0/data.csv",
+            throw DatasetError(.tooFewRows, file: source.imuOrigin,
                                "has \(imuSamples) IMU samples\(window); tracking needs at least 2")
         }
         if !gt.isEmpty { summary.groundTruth = Trajectory(poses: gt, name: "groundtruth") }

@@ -2,14 +2,16 @@ import Foundation
 import ParallaxDatasets
 import ParallaxMath
 
-/// Writes the tracking-only `frames.jsonl` of `parallax replay --export`: one compact JSON object
-/// per ``TrackingResult`` in ARKit conventions (`conventions.md`). The AR session's richer lines
-/// (anchors, light) are written by ParallaxAR's `FrameExporter`.
+/// Writes the tracking-only `frames.jsonl` of `parallax replay --export`: one JSON object per
+/// ``TrackingResult`` in ARKit conventions, in the same schema as the AR session's lines
+/// (`docs/frames.schema.json`, version 2, written by ParallaxAR's `FrameExporter`): the same keys,
+/// with no anchor events, no light estimate, and the camera–IMU `timeOffset` added.
 ///
 /// The AR world `A` is fixed at the first pose: y up, origin at the first camera position, −z along
 /// the first viewing direction projected on the horizontal plane. `Camera.transform =
-/// T_A_W · T_W_B · T_B_Ccv · diag(1, −1, −1, 1)`. Numbers are printed with fixed formats so the
-/// file is byte-identical for identical input.
+/// T_A_W · T_W_B · T_B_Ccv · diag(1, −1, −1, 1)`, written row-major as `camera.transform` (the only place
+/// the camera pose appears). Numbers are printed with fixed formats so the file is byte-identical
+/// for identical input; frames before the first pose carry the identity and no feature points.
 public struct TrackingFrameExporter {
     private let handle: FileHandle
     private let camera: CameraCalibration
@@ -40,39 +42,73 @@ public struct TrackingFrameExporter {
     /// Appends one frame.
     public mutating func write(_ r: TrackingResult) throws {
         if T_A_W == nil, let c = r.T_world_camera { T_A_W = Self.arWorld(fromFirstCamera: c) }
-        var fields: [String] = []
-        // Seconds printed from the integer nanoseconds, so no digit is lost to Double rounding.
-        let ns = r.timestampNs
-        let sign = ns < 0 ? "-" : ""
-        fields.append("\"timestamp\":\(sign)\(abs(ns) / 1_000_000_000).\(String(format: "%09lld", abs(ns) % 1_000_000_000))")
-        fields.append("\"timestamp_ns\":\(r.timestampNs)")
-        fields.append("\"tracking_state\":\"\(r.trackingState.name)\"")
-        fields.append("\"tracking_state_reason\":" + (r.trackingState.reason.map { "\"\($0.rawValue)\"" } ?? "null"))
-        let k = camera.intrinsics
-        fields.append(String(format: "\"intrinsics\":[[%.6f,0,%.6f],[0,%.6f,%.6f],[0,0,1]]", k.fu, k.cu, k.fv, k.cv))
-        fields.append("\"image_resolution\":[\(camera.width),\(camera.height)]")
-        // Camera–IMU time offset in use (s, timeshift_cam_imu): the pose is at timestamp + offset on the IMU clock.
-        fields.append(String(format: "\"time_offset\":%.9f", r.timeOffset))
-        if let c = r.T_world_camera, let a = T_A_W {
-            let T = (a * c).matrix
-            // Column-major like ARKit's simd_float4x4, after flipping camera y and z.
-            var cols: [String] = []
-            for j in 0..<4 {
-                let s: Double = (j == 1 || j == 2) ? -1 : 1
-                cols.append("[" + (0..<4).map { String(format: "%.6f", T[$0, j] * s) }.joined(separator: ",") + "]")
-            }
-            fields.append("\"camera_transform\":[" + cols.joined(separator: ",") + "]")
-            let pts = r.featurePoints.map { p -> String in
-                let q = a * p.position_world
-                return String(format: "{\"id\":%d,\"position\":[%.5f,%.5f,%.5f]}", p.id, q.x, q.y, q.z)
-            }
-            fields.append("\"feature_points\":[" + pts.joined(separator: ",") + "]")
-        } else {
-            fields.append("\"camera_transform\":null")
-            fields.append("\"feature_points\":[]")
-        }
-        handle.write(Data(("{" + fields.joined(separator: ",") + "}\n").utf8))
+        handle.write(Data((line(for: r) + "\n").utf8))
     }
+
+    /// The JSON line of one result (schema version 2, the AR session's dialect without anchors or light).
+    func line(for r: TrackingResult) -> String {
+        let style = JSONNumberStyle(zeroBelow: 5e-7, nonFiniteAsNull: true)
+        // OpenCV camera (y down, z forward) → AR camera (y up, z backward): flip y and z.
+        let flip = RigidTransform(rotationMatrix: Matrix3(diagonal: Vector3(1, -1, -1)), translation: .zero)
+        var transform = Matrix4.identity
+        var euler = Vector3.zero
+        var points: [String] = []
+        if let c = r.T_world_camera, let a = T_A_W {
+            let T = a * c * flip
+            transform = T.matrix
+            let e = Quaternion(rotationMatrix: transform.upperLeft3x3).eulerAnglesARKit
+            euler = Vector3(e.pitch, e.yaw, e.roll)
+            points = r.featurePoints.sorted { $0.id < $1.id }.map { p in
+                let q = a * p.position_world
+                return "[\(p.id), \(style.number(q.x)), \(style.number(q.y)), \(style.number(q.z))]"
+            }
+        }
+        // The filter's online intrinsics when it estimates them, else the calibration's.
+        let k = camera.intrinsics
+        let intrinsics = r.cameraIntrinsics.first.map { Array($0.prefix(4)) } ?? [k.fu, k.fv, k.cu, k.cv]
+        var s = Self.lineHead(timestampNs: r.timestampNs, time: r.timestamp, transform: transform,
+                              intrinsics: intrinsics, resolution: (camera.width, camera.height),
+                              trackingState: r.trackingState, eulerAngles: euler)
+        s += "\"featurePoints\": [" + points.joined(separator: ", ") + "], "
+        s += "\"anchorEvents\": {\"added\": [], \"updated\": [], \"removed\": []}, "
+        s += "\"lightEstimate\": null, "
+        // Camera–IMU time offset in use (s, timeshift_cam_imu): the pose is at time + offset on the IMU clock.
+        s += String(format: "\"timeOffset\": %.9f", r.timeOffset)
+        s += calibration(r, style: style) + "}"
+        return s
+    }
+
+    /// `, "calibration": {...}` with what the filter estimates online (each camera's `T_body_camera`
+    /// row-major when the extrinsics are estimated, `[fx, fy, cx, cy, k1, k2]` when the intrinsics
+    /// are); empty when it estimates neither.
+    func calibration(_ r: TrackingResult, style: JSONNumberStyle) -> String {
+        guard r.extrinsicsEstimated || !r.cameraIntrinsics.isEmpty else { return "" }
+        let extrinsics = r.extrinsicsEstimated ? r.cameraExtrinsics.map { e in
+            "[" + (0..<4).flatMap { i in (0..<4).map { style.number(e.matrix[i, $0]) } }.joined(separator: ", ") + "]"
+        } : []
+        let intrinsics = r.cameraIntrinsics.map { "[" + $0.map(style.number).joined(separator: ", ") + "]" }
+        return ", \"calibration\": {\"cameraExtrinsics\": [" + extrinsics.joined(separator: ", ")
+            + "], \"cameraIntrinsics\": [" + intrinsics.joined(separator: ", ") + "]}"
+    }
+
+    /// The start of a `frames.jsonl` line, shared by every writer of the schema (this one and the
+    /// AR session's `FrameExporter`): version, timestamps and the `camera` object, up to and
+    /// including `"camera": {…}, `.
+    public static func lineHead(timestampNs: Int64, time: Double, transform: Matrix4, intrinsics: [Double],
+                                resolution: (Int, Int), trackingState: TrackingState, eulerAngles: Vector3) -> String {
+        let style = JSONNumberStyle(zeroBelow: 5e-7, nonFiniteAsNull: true)
+        var s = "{\"version\": \(schemaVersion), \"timestamp\": \(timestampNs), \"time\": \(style.number(time)), \"camera\": {"
+        s += "\"transform\": \(style.matrix(transform)), "
+        s += "\"intrinsics\": [" + intrinsics.map(style.number).joined(separator: ", ") + "], "
+        s += "\"resolution\": [\(resolution.0), \(resolution.1)], "
+        s += "\"trackingState\": \"\(trackingState.name)\", "
+        s += "\"trackingStateReason\": \(trackingState.reason.map { "\"\($0.rawValue)\"" } ?? "null"), "
+        s += "\"eulerAngles\": \(style.vector(eulerAngles))}, "
+        return s
+    }
+
+    /// The `version` of the `frames.jsonl` schema (`docs/frames.schema.json`).
+    public static let schemaVersion = 2
 
     /// Closes the file.
     public func close() throws { try handle.close() }

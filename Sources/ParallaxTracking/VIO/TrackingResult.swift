@@ -60,6 +60,14 @@ public struct TrackingResult: Sendable {
     /// Camera–IMU time offset in use (s, Kalibr's `timeshift_cam_imu`): the pose is the body's at
     /// `timestamp + timeOffset` on the IMU (and ground-truth) clock.
     public var timeOffset: Double = 0
+    /// Each camera's extrinsics `T_body_camera` in use (cam0, then cam1): the calibration's, or the
+    /// filter's estimate when they are estimated online; empty before the first state.
+    public var cameraExtrinsics: [RigidTransform] = []
+    /// True when ``cameraExtrinsics`` are the filter's online estimates (false: the calibration's).
+    public var extrinsicsEstimated = false
+    /// The filter's online intrinsics per camera, `[fx, fy, cx, cy, k1, k2]`, when they are estimated
+    /// (empty otherwise: the calibration's values hold).
+    public var cameraIntrinsics: [[Double]] = []
     /// ``timestampNs`` moved to the IMU clock (the time of the pose).
     public var poseTimestampNs: Int64 { timestampNs + Int64((timeOffset * 1e9).rounded()) }
 

@@ -41,6 +41,11 @@ public protocol CameraModel: Sendable {
     /// `∂d/∂x_n` as columns `(∂d/∂x, ∂d/∂y)`.
     func distortWithJacobian(_ xn: Vector2) -> (Vector2, Vector2, Vector2)
 
+    /// `∂d/∂k1` and `∂d/∂k2` at normalised coordinates `x_n`: how the distorted point moves with
+    /// the model's first two distortion coefficients (radial k1, k2 for radial–tangential; the
+    /// θ³ and θ⁵ terms for equidistant). Online intrinsic calibration uses them.
+    func distortionCoefficientJacobian(_ xn: Vector2) -> (Vector2, Vector2)
+
     /// Projects a point in the camera frame to pixels; `nil` when the point is behind
     /// the camera (or outside the model's valid field of view).
     func project(_ p_C: Vector3) -> Vector2?

@@ -85,6 +85,15 @@ public struct EquidistantCamera: CameraModel, Equatable {
     }
 
     @inlinable
+    public func distortionCoefficientJacobian(_ xn: Vector2) -> (Vector2, Vector2) {
+        // d = (θ_d / r) x_n with θ_d = θ (1 + k1 θ² + k2 θ⁴ + …) ⇒ ∂d/∂k1 = x_n θ³ / r, ∂d/∂k2 = x_n θ⁵ / r.
+        let r = (xn.x * xn.x + xn.y * xn.y).squareRoot()
+        guard r > 1e-9 else { return (.zero, .zero) }
+        let theta = atan(r), t3 = theta * theta * theta
+        return ((t3 / r) * xn, (t3 * theta * theta / r) * xn)
+    }
+
+    @inlinable
     public func project(_ p_C: Vector3) -> Vector2? {
         projectWithJacobian(p_C)?.uv
     }

@@ -58,6 +58,13 @@ public struct PinholeRadTanCamera: CameraModel, Equatable {
     }
 
     @inlinable
+    public func distortionCoefficientJacobian(_ xn: Vector2) -> (Vector2, Vector2) {
+        // d = x_n (1 + k1 r² + k2 r⁴) + tangential terms ⇒ ∂d/∂k1 = x_n r², ∂d/∂k2 = x_n r⁴.
+        let r2 = xn.x * xn.x + xn.y * xn.y
+        return (r2 * xn, (r2 * r2) * xn)
+    }
+
+    @inlinable
     public func project(_ p_C: Vector3) -> Vector2? { projectPinholeFactored(p_C) }
 
     @inlinable

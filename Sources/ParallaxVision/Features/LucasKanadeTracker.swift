@@ -1,7 +1,7 @@
 import ParallaxMath
 
 /// Pyramidal Lucas–Kanade point tracker, inverse-compositional formulation with a
-/// translation warp and a bias (brightness offset) nuisance term.
+/// translation warp and gain and bias (brightness scale and offset) nuisance terms.
 ///
 /// For each point and pyramid level (coarse to fine, Bouguet 2001), with template `T` the
 /// previous image around `p` and `I` the current image around the estimate `q`,
@@ -11,6 +11,10 @@ import ParallaxMath
 /// `H = Σ ∇T ∇Tᵀ` is computed once per level; eliminating `β` (Schur complement) just
 /// replaces `∇T` by its window-mean-subtracted version `∇T − mean(∇T)`, which makes the
 /// tracker insensitive to EuRoC's auto-exposure steps at no extra cost per iteration.
+/// With ``compensatesGain`` the model is `I(x + q) ≈ (1 + α) T(x + Δ) + β` (a change of exposure
+/// time or gain scales the image): eliminating α as well replaces `∇T` by its part orthogonal to
+/// both the constant and the template itself (`∇T` minus its regression on `T` over the window),
+/// again once per level, so the iterations cost the same.
 ///
 /// Bilinear sampling: the warp is a pure translation, so the four bilinear weights are the
 /// same for every window pixel and are computed once per iteration.
@@ -31,11 +35,13 @@ public struct LucasKanadeTracker: Sendable {
     public var maxMeanResidual: Float
     /// Rejects final positions closer than this to the image border (pixels).
     public var borderMargin: Double
+    /// Also compensates a brightness scale between the frames (auto-exposure), not only an offset.
+    public var compensatesGain: Bool
 
     /// Creates a tracker; the defaults are tuned for 752×480 EuRoC frames at 20 Hz.
     public init(windowRadius: Int = 7, levels: Int = 3, maxIterations: Int = 30,
                 epsilon: Double = 0.01, minEigenvalue: Float = 1, maxMeanResidual: Float = 25,
-                borderMargin: Double = 2) {
+                borderMargin: Double = 2, compensatesGain: Bool = false) {
         self.windowRadius = windowRadius
         self.levels = levels
         self.maxIterations = maxIterations
@@ -43,6 +49,7 @@ public struct LucasKanadeTracker: Sendable {
         self.minEigenvalue = minEigenvalue
         self.maxMeanResidual = maxMeanResidual
         self.borderMargin = borderMargin
+        self.compensatesGain = compensatesGain
     }
 
     /// Tracks `points` (level-0 pixels in `previous`) into `current`, starting from
@@ -149,12 +156,39 @@ public struct LucasKanadeTracker: Sendable {
                 }
             }
             let mx = sx.sum() / Float(nn), my = sy.sum() / Float(nn)
+            // Gain: the regression slopes of the centred gradients on the centred template.
+            var gainX: Float = 0, gainY: Float = 0, meanT: Float = 0
+            if compensatesGain {
+                var st = Lanes(), stt = Lanes(), sxt = Lanes(), syt = Lanes()
+                for k in Swift.stride(from: 0, to: n * pw, by: L) { st += load(tc + k) }
+                meanT = st.sum() / Float(nn)
+                for j in 0..<n {
+                    for c in Swift.stride(from: 0, to: pw, by: L) {
+                        let k = j * pw + c
+                        var t = load(tc + k) - meanT
+                        if c + L > n { t.replace(with: 0, where: laneIndex .>= Float(n - c)) }
+                        stt += t * t
+                        sxt += (load(gx + k) - mx) * t
+                        syt += (load(gy + k) - my) * t
+                    }
+                }
+                let varT = stt.sum()
+                if varT > 1e-3 * Float(nn) {
+                    gainX = sxt.sum() / varT
+                    gainY = syt.sum() / varT
+                }
+            }
             var sxx = Lanes(), sxy = Lanes(), syy = Lanes()
             for j in 0..<n {
                 for c in Swift.stride(from: 0, to: pw, by: L) {
                     let k = j * pw + c
                     // Centre the gradients; padding lanes stay zero.
                     var dx = load(gx + k) - mx, dy = load(gy + k) - my
+                    if compensatesGain {
+                        let t = load(tc + k) - meanT
+                        dx -= gainX * t
+                        dy -= gainY * t
+                    }
                     if c + L > n {
                         let outside = laneIndex .>= Float(n - c)
                         dx.replace(with: 0, where: outside)
@@ -195,14 +229,9 @@ public struct LucasKanadeTracker: Sendable {
             if level > 0 {
                 d *= 2
             } else {
-                // Residual after removing the mean offset, for the occlusion test.
+                // Residual after removing the offset (and the gain), for the occlusion test.
                 sampleBlock(iImg, q.x - Double(r), q.y - Double(r), rows: n, columns: pw, ic)
-                var mean: Float = 0
-                for j in 0..<n { for i in 0..<n { mean += ic[j * pw + i] - tc[j * pw + i] } }
-                mean /= Float(nn)
-                var sad: Float = 0
-                for j in 0..<n { for i in 0..<n { sad += abs(ic[j * pw + i] - tc[j * pw + i] - mean) } }
-                lastResidual = sad / Float(nn)
+                lastResidual = photometricResidual(ic, tc, n: n, pw: pw)
             }
         }
         let result = p + d
@@ -213,6 +242,31 @@ public struct LucasKanadeTracker: Sendable {
               result.y <= Double(w0.height - 1) - borderMargin,
               lastResidual <= maxMeanResidual else { return nil }
         return result
+    }
+
+    /// Mean absolute difference between the patch `ic` and the template `tc` once the best offset
+    /// (and, with ``compensatesGain``, scale) of the template is applied: `I ≈ a T + b`.
+    private func photometricResidual(_ ic: UnsafePointer<Float>, _ tc: UnsafePointer<Float>, n: Int, pw: Int) -> Float {
+        let nn = Float(n * n)
+        var mi: Float = 0, mt: Float = 0
+        for j in 0..<n { for i in 0..<n { mi += ic[j * pw + i]; mt += tc[j * pw + i] } }
+        mi /= nn
+        mt /= nn
+        var a: Float = 1
+        if compensatesGain {
+            var stt: Float = 0, sit: Float = 0
+            for j in 0..<n {
+                for i in 0..<n {
+                    let t = tc[j * pw + i] - mt
+                    stt += t * t
+                    sit += (ic[j * pw + i] - mi) * t
+                }
+            }
+            if stt > 1e-3 * nn { a = min(max(sit / stt, 0.5), 2) }
+        }
+        var sad: Float = 0
+        for j in 0..<n { for i in 0..<n { sad += abs(ic[j * pw + i] - mi - a * (tc[j * pw + i] - mt)) } }
+        return sad / nn
     }
 
     @inline(__always)

@@ -1,0 +1,77 @@
+import Foundation
+import ParallaxMath
+
+/// The inliers of a plane at its last refit: ids and positions (W), by id.
+struct PlaneSupport: Equatable {
+    /// Point ids, ascending.
+    var ids: [UInt64]
+    /// Their positions, in the same order.
+    var positions: [Vector3]
+}
+
+/// Decides whether new-plane detection is worth running this update: only when at least
+/// ``minimumNewPoints`` unassigned points arrived since the last attempt, or every
+/// ``maximumSkippedUpdates`` updates (refined positions may tip a candidate over its thresholds).
+/// Detection (a 1D consensus and a RANSAC over the free points) is the tracker's largest cost.
+struct DetectionGate {
+    /// New free points that trigger a detection attempt.
+    var minimumNewPoints = 8
+    /// Updates after which an attempt runs regardless.
+    var maximumSkippedUpdates = 10
+    private var lastPool: Set<UInt64> = []
+    private var skipped = 0
+
+    /// True when detection should run on `free` (ids of unassigned points); records the attempt.
+    mutating func shouldDetect(free: [UInt64]) -> Bool {
+        let fresh = free.reduce(0) { $0 + (lastPool.contains($1) ? 0 : 1) }
+        guard fresh >= minimumNewPoints || skipped >= maximumSkippedUpdates else {
+            skipped += 1
+            return false
+        }
+        lastPool = Set(free)
+        skipped = 0
+        return true
+    }
+
+    /// Forgets the last pool (after a detection changed the planes).
+    mutating func reset() { lastPool = [] }
+}
+
+extension PlaneTracker {
+    /// Moves the positions of each plane's former inliers that left the map (`present` holds the
+    /// ids still there) into the plane's retired hull, so its boundary keeps covering them.
+    mutating func retireEvicted(present: Set<UInt64>) {
+        for (id, s) in support {
+            guard let plane = planes[id] else { continue }
+            let gone = s.ids.indices.filter { !present.contains(s.ids[$0]) }
+            guard !gone.isEmpty else { continue }
+            let old = retired[id] ?? []
+            let planar = (old + gone.map { s.positions[$0] }).map(plane.planar)
+            retired[id] = ConvexPolygon.hull(planar).map(plane.spatial)
+            let kept = s.ids.indices.filter { present.contains(s.ids[$0]) }
+            support[id] = PlaneSupport(ids: kept.map { s.ids[$0] }, positions: kept.map { s.positions[$0] })
+        }
+    }
+
+    /// How far apart two planes of similar normal are: the larger distance of either boundary's
+    /// centroid from the other plane, and the largest distance of a boundary corner from the
+    /// other plane (m). Nil when a boundary is empty.
+    static func separation(_ a: DetectedPlane, _ b: DetectedPlane) -> (centres: Double, corners: Double)? {
+        guard !a.boundary.isEmpty, !b.boundary.isEmpty else { return nil }
+        func distance(_ p: Vector3, to plane: DetectedPlane) -> Double { abs(p.dot(plane.normal) - plane.offset) }
+        let ca = a.boundary.reduce(Vector3.zero, +) / Double(a.boundary.count)
+        let cb = b.boundary.reduce(Vector3.zero, +) / Double(b.boundary.count)
+        let corners = max(b.boundary.map { distance($0, to: a) }.max() ?? 0, a.boundary.map { distance($0, to: b) }.max() ?? 0)
+        return (max(distance(ca, to: b), distance(cb, to: a)), corners)
+    }
+
+    /// After plane `b` merged into `a`: `a` inherits `b`'s retired hull; `b`'s records go.
+    mutating func absorbSupport(of b: Int, into a: Int) {
+        if let rb = retired[b], let pa = planes[a] {
+            retired[a] = ConvexPolygon.hull(((retired[a] ?? []) + rb).map(pa.planar)).map(pa.spatial)
+        }
+        support[a] = nil  // forces a refit with the merged inliers next update
+        support[b] = nil
+        retired[b] = nil
+    }
+}

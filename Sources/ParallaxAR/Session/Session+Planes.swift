@@ -1,0 +1,37 @@
+import Foundation
+import ParallaxMath
+
+extension Session {
+    /// Points in the session's bounded 3D map (for benchmarks and diagnostics).
+    public var mapPointCount: Int { landmarks.count }
+
+    /// Merges the frame's points into the bounded ``LandmarkMap`` and, while tracking is normal,
+    /// updates the planes when the map changed (a frame that moved no point refits nothing).
+    func updatePlanes(_ output: SourceOutput, cameraPose T_W_C: RigidTransform?, time: Double) {
+        landmarks.insert(output.featurePoints)
+        guard output.trackingState == .normal, let T_A_W = worldTransform, var tracker = planes, let T_W_C else { return }
+        guard landmarks.revision != lastPlaneRevision else { return }
+        lastPlaneRevision = landmarks.revision
+        let changes = tracker.update(points: landmarks.points(), cameraPosition: T_W_C.translation, timestamp: time)
+        planes = tracker
+        applyPlaneChanges(changes, T_A_W: T_A_W)
+    }
+
+    /// Turns tracker changes into anchors and tells the delegate (removed, added, updated).
+    func applyPlaneChanges(_ changes: PlaneChanges, T_A_W: RigidTransform) {
+        var added: [any Anchor] = [], updated: [any Anchor] = [], removed: [any Anchor] = []
+        for id in changes.removed {
+            if let a = planeAnchors.removeValue(forKey: id) { removed.append(a) }
+        }
+        for plane in changes.planes {
+            let existing = planeAnchors[plane.id]
+            let anchor = PlaneAnchorBuilder.anchor(for: plane, T_A_W: T_A_W,
+                                                   identifier: existing?.identifier ?? makeIdentifier())
+            planeAnchors[plane.id] = anchor
+            if existing == nil { added.append(anchor) } else { updated.append(anchor) }
+        }
+        if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
+        if !added.isEmpty { delegate?.session(self, didAdd: added) }
+        if !updated.isEmpty { delegate?.session(self, didUpdate: updated) }
+    }
+}

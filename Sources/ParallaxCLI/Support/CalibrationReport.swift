@@ -1,0 +1,32 @@
+import Foundation
+import ParallaxMath
+import ParallaxTracking
+
+/// The calibration lines of `parallax replay`'s report: how far the online estimate of each
+/// camera's extrinsics moved from what `sensor.yaml` states.
+enum CalibrationReport {
+    /// One line per camera (empty when nothing was tracked), each starting with a newline.
+    static func extrinsics(_ s: DatasetRunner.Summary) -> String {
+        var out = ""
+        for (i, estimate) in s.finalExtrinsics.enumerated() where i < s.calibratedExtrinsics.count {
+            let written = s.calibratedExtrinsics[i]
+            let delta = written.inverse * estimate
+            let degrees = SO3.log(delta.rotationMatrix).norm * 180 / .pi
+            let millimetres = (estimate.translation - written.translation).norm * 1e3
+            let t = estimate.translation, q = estimate.rotation
+            out += String(format: "\ncam%d extrinsics (T_body_camera): %.3f° and %.2f mm from sensor.yaml; "
+                          + "t = [%.5f, %.5f, %.5f] m, q (w, x, y, z) = [%.6f, %.6f, %.6f, %.6f]",
+                          i, degrees, millimetres, t.x, t.y, t.z, q.w, q.x, q.y, q.z)
+        }
+        return out
+    }
+
+    /// One line per camera whose intrinsics were estimated online (empty otherwise).
+    static func intrinsics(_ s: DatasetRunner.Summary) -> String {
+        s.finalIntrinsics.enumerated().map { i, v in
+            guard v.count == 6 else { return "" }
+            return String(format: "\ncam%d intrinsics: fx %.3f, fy %.3f, cx %.3f, cy %.3f px, k1 %.5f, k2 %.5f",
+                          i, v[0], v[1], v[2], v[3], v[4], v[5])
+        }.joined()
+    }
+}

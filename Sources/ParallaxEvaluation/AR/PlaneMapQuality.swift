@@ -1,0 +1,111 @@
+import Foundation
+import ParallaxAR
+import ParallaxMath
+
+/// The plane map as a whole against the truth: which true planes the camera saw, whether each
+/// seen floor, table and wall got an anchor, how many anchors there are per seen plane, and how
+/// far plane hit tests land from any real surface.
+public struct PlaneMapQuality: Sendable, Equatable {
+    /// Truth planes the camera saw (ids): some of their sample points projected into the image,
+    /// in front of the camera, within ``PlaneMapQualityRecorder/maximumRange``, from the side their normal faces.
+    /// Occlusion is not modelled, so this over-counts what was really visible.
+    public var visibleTruth: [String]
+    /// Seen truth floors, tables and walls larger than ``PlaneMapQualityRecorder/requiredArea``
+    /// that no anchor matches, directly or through a matched coplanar truth plane (a poster on a
+    /// matched wall, a rug on a matched floor).
+    public var missed: [String]
+    /// Plane anchors at the end.
+    public var anchors: Int
+    /// Distances (m) of `existingPlaneUsingExtent` hits from the nearest true surface.
+    public var extentHitDistances: [Double]
+    /// The same for `existingPlaneUsingGeometry` hits.
+    public var geometryHitDistances: [Double]
+
+    /// Anchors per seen truth plane.
+    public var anchorsPerVisiblePlane: Double { Double(anchors) / Double(max(visibleTruth.count, 1)) }
+
+    /// Fraction of `distances` within `limit` (m); nil when empty.
+    public static func fraction(_ distances: [Double], within limit: Double) -> Double? {
+        distances.isEmpty ? nil : Double(distances.filter { $0 <= limit }.count) / Double(distances.count)
+    }
+}
+
+/// Gathers ``PlaneMapQuality`` over a run: visibility from the true camera poses, hit tests on a
+/// grid of image points every ``hitFrameStride`` frames (kept in the estimator world until the
+/// end, when the map into the truth world is known).
+public struct PlaneMapQualityRecorder {
+    /// Truth planes.
+    public let truth: [TruthPlane]
+    /// Farthest distance (m) at which a plane counts as seen.
+    public var maximumRange = 6.0
+    /// Frames between visibility checks and between hit-test grids.
+    public var visibilityStride = 5, hitFrameStride = 20
+    /// Grid of hit-test points per side.
+    public var gridSize = 8
+    /// Area (m²) above which a seen floor, table or wall must be detected (the room's table top has
+    /// 1.44 m²; shelves, cabinet tops and box sides are smaller and not required).
+    public var requiredArea = 1.0
+    private var seen = Set<String>()
+    private var frames = 0
+    private var extentHits: [Vector3] = [], geometryHits: [Vector3] = []
+
+    /// Creates a recorder.
+    public init(truth: [TruthPlane]) { self.truth = truth }
+
+    /// Records one frame: `T_W_C` is the true OpenCV camera pose (truth world), `T_A_W` the session's.
+    public mutating func observe(_ frame: Frame, trueCamera T_W_C: RigidTransform?, T_A_W: RigidTransform?) {
+        defer { frames += 1 }
+        if frames % visibilityStride == 0, let T_W_C { markVisible(frame.camera, T_W_C: T_W_C) }
+        guard frames % hitFrameStride == 0, frame.camera.trackingState == .normal, let T_A_W else { return }
+        let T_W_A = T_A_W.inverse
+        for j in 0..<gridSize {
+            for i in 0..<gridSize {
+                let p = Vector2((Double(i) + 0.5) / Double(gridSize), (Double(j) + 0.5) / Double(gridSize))
+                if let h = frame.hitTest(p, types: .existingPlaneUsingExtent).first { extentHits.append(T_W_A * h.position) }
+                if let h = frame.hitTest(p, types: .existingPlaneUsingGeometry).first { geometryHits.append(T_W_A * h.position) }
+            }
+        }
+    }
+
+    private mutating func markVisible(_ camera: Camera, T_W_C: RigidTransform) {
+        let T_C_W = T_W_C.inverse
+        let w = Double(camera.imageResolution.width), h = Double(camera.imageResolution.height)
+        for t in truth where !seen.contains(t.id) {
+            guard t.normal.dot(T_W_C.translation - t.centre) > 0 else { continue }
+            let samples = [t.centre] + t.polygon.map { t.centre + ($0 - t.centre) * 0.8 } + t.polygon.map { t.centre + ($0 - t.centre) * 0.4 }
+            let inside = samples.filter { p in
+                let c = T_C_W * p
+                guard c.z > 0.1, c.norm < maximumRange else { return false }
+                let u = camera.fx * c.x / c.z + camera.cx, v = camera.fy * c.y / c.z + camera.cy
+                return u >= 0 && u < w && v >= 0 && v < h
+            }.count
+            if inside >= 2 { seen.insert(t.id) }
+        }
+    }
+
+    /// The figures, with `T_truth_world` mapping the session's estimator world into the truth's
+    /// and `report` the plane scores (for matching anchors to truth planes).
+    public func quality(report: PlaneEvaluationReport, T_truth_world: RigidTransform) -> PlaneMapQuality {
+        let visible = truth.filter { seen.contains($0.id) }
+        let matchedIDs = Set(report.planes.compactMap(\.truthID))
+        let matched = truth.filter { matchedIDs.contains($0.id) }
+        let missed = visible.filter { t in
+            guard ["floor", "table", "wall"].contains(t.kind), t.area > requiredArea else { return false }
+            return !matched.contains { m in m.normal.dot(t.normal) > 0.99 && abs(m.offset - t.offset) < 0.03 }
+        }.map(\.id)
+        return PlaneMapQuality(visibleTruth: visible.map(\.id), missed: missed, anchors: report.planes.count,
+                               extentHitDistances: extentHits.map { distanceToTruth(T_truth_world * $0) },
+                               geometryHitDistances: geometryHits.map { distanceToTruth(T_truth_world * $0) })
+    }
+
+    /// Distance (m) from `p` to the nearest truth polygon (convex hull on its plane).
+    func distanceToTruth(_ p: Vector3) -> Double {
+        truth.map { t in
+            let (e1, e2) = ConvexPolygon.basis(ofPlaneWithNormal: t.normal)
+            let hull = ConvexPolygon.hull(t.polygon.map { Vector2($0.dot(e1), $0.dot(e2)) })
+            let inPlane = ConvexPolygon.distance(Vector2(p.dot(e1), p.dot(e2)), toConvex: hull)
+            let along = p.dot(t.normal) - t.offset
+            return (inPlane * inPlane + along * along).squareRoot()
+        }.min() ?? .infinity
+    }
+}

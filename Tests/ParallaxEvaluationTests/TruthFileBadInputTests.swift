@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import ParallaxEvaluation
+
+/// Truth files that used to score against nothing or print `nan %` (issue 13).
+@Suite struct TruthFileBadInputTests {
+    private func write(_ text: String, _ name: String = #function) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parallax-truth-\(name.filter(\.isLetter))-\(UUID().uuidString.prefix(8)).json")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    private func message(_ body: () throws -> Void) -> String? {
+        do { try body(); return nil } catch { return "\(error)" }
+    }
+
+    private static let plane = #"{"id": "floor/0", "kind": "floor", "centre": [0, 0, 0], "normal": [0, 0, 1], "area": 1, "#
+        + #""polygon": [[0, 0, 0], [1, 0, 0], [0, 1, 0]]}"#
+
+    private func planes(T: String, list: String = plane) -> String {
+        #"{"frame": "world", "T_scene_world": \#(T), "planes": [\#(list)]}"#
+    }
+
+    private static let yUp = "[[1, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0], [0, 0, 0, 1]]"
+
+    @Test func aGoodPlanesFileReads() throws {
+        let url = try write(planes(T: Self.yUp))
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try PlaneTruthFile.read(contentsOf: url).count == 1)
+    }
+
+    @Test func anEmptyPlaneListIsAnError() throws {
+        let url = try write(planes(T: Self.yUp, list: ""))
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(message { _ = try PlaneTruthFile.read(contentsOf: url) }
+                == "\(url.path): field planes is empty; there is no truth to score against")
+    }
+
+    @Test(arguments: [
+        ("[[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]]", "is singular (its rotation block has determinant 0.0)"),
+        ("[[-1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]", "mirrors space (its rotation block has determinant -1.0); it must be a rotation"),
+        ("[[2, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]", "rotation block is not orthonormal (RᵀR differs from I by 3.0)"),
+        ("[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 1, 1]]", "last row must be [0, 0, 0, 1], found [0.0, 0.0, 1.0, 1.0]"),
+        ("[[1, 0, 0], [0, 1, 0], [0, 0, 1]]", "must be 4 rows of 4 finite numbers"),
+    ] as [(String, String)])
+    func aBadSceneTransformIsAnError(T: String, expected: String) throws {
+        let url = try write(planes(T: T))
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(message { _ = try PlaneTruthFile.read(contentsOf: url) } == "\(url.path): field T_scene_world \(expected)")
+    }
+
+    @Test(arguments: [
+        ("ambientIntensity", "-500", "frames[1].ambientIntensity must be positive, found -500.0"),
+        ("ambientIntensity", "0", "frames[1].ambientIntensity must be positive, found 0.0"),
+        ("colorTemperature", "-6500", "frames[1].colorTemperature must be positive, found -6500.0"),
+        ("exposureGain", "0", "frames[1].exposureGain must be positive, found 0.0"),
+    ] as [(String, String, String)])
+    func nonPositiveLightingTruthIsAnError(field: String, value: String, expected: String) throws {
+        func frame(_ t: Int, _ patch: Bool) -> String {
+            var values = ["ambientIntensity": "1000", "colorTemperature": "6500", "exposureGain": "1"]
+            if patch { values[field] = value }
+            return #"{"timestamp": \#(t), "#
+                + values.sorted { $0.key < $1.key }.map { #""\#($0.key)": \#($0.value)"# }.joined(separator: ", ") + "}"
+        }
+        let url = try write(#"{"frames": [\#(frame(1, false)), \#(frame(2, true))]}"#)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(message { _ = try LightingTruth(contentsOf: url) } == "\(url.path): \(expected)")
+    }
+
+    @Test func anEmptyLightingTruthIsAnError() throws {
+        let url = try write(#"{"frames": []}"#)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(message { _ = try LightingTruth(contentsOf: url) }
+                == "\(url.path): array \"frames\" is empty; there is nothing to compare with")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ParallaxDatasets
+import ParallaxTracking
+import Testing
+
+/// After a reset while the camera moves (ARKit's `run(_:options: .resetTracking)` mid-walk, or a
+/// divergence), tracking must come back within about a second: a hand-held mono walk and a stereo
+/// flight, each reset at three moments of motion. Measured: stereo V1_01 first pose after 0.65 s,
+/// `normal` after 0.75–0.90 s; mono room3 first pose after 1.05 s (the visual–inertial alignment
+/// does not succeed that early mid-walk, so the 1 s `alignmentTimeout` starts from tilt alone),
+/// `normal` after 1.30–1.45 s. A 0.8 s timeout gave the pose at 0.85 s but one `normal` only
+/// after 3 s, so it stays at 1 s.
+@Suite("Re-initialisation while moving", .serialized)
+struct ReinitializationTests {
+    /// Seconds from each reset to the first pose and to the first `normal` frame.
+    static func recoveryTimes(trajectory: String, stereo: Bool, resets: [Double]) throws -> [(pose: Double?, normal: Double?)] {
+        let (loaded, name) = try TrackingFixtures.simulated(trajectory: trajectory, stereo: stereo)
+        let dataset = try #require(loaded, "\(name)")
+        let vio = try VisualInertialOdometry(configuration: TrackerConfiguration(mode: stereo ? .stereo : .mono),
+                                             camera0: dataset.cameras[0], camera1: stereo ? dataset.cameras[1] : nil,
+                                             imu: dataset.imu)
+        let start = try #require(try dataset.startTimestampNs())
+        var pending = resets
+        var times: [(pose: Double?, normal: Double?)] = []
+        var resetAt: Double?
+        let iterator = try dataset.replay().makeIterator()
+        while let event = try iterator.next() {
+            switch event {
+            case .imu(let s): vio.process(imu: s)
+            case .frame(let f):
+                let t = Double(f.timestampNs - start) * 1e-9
+                if let next = pending.first, t >= next {
+                    pending.removeFirst()
+                    vio.reset()
+                    resetAt = t
+                    times.append((nil, nil))
+                }
+                let r = stereo ? try vio.process(frame: f)
+                    : try vio.process(timestamp: f.timestamp, timestampNs: f.timestampNs, image0: try f.loadGray8(0), image1: nil)
+                if let r0 = resetAt, var last = times.last {
+                    if last.pose == nil, r.T_world_body != nil { last.pose = t - r0 }
+                    if last.normal == nil, r.trackingState == .normal { last.normal = t - r0 }
+                    times[times.count - 1] = last
+                }
+            case .groundTruth: break
+            }
+        }
+        return times
+    }
+
+    @Test("Hand-held mono (TUM-VI room3) and stereo (EuRoC V1_01): a pose within 1.1 s, normal within 1.5 s",
+          .needsSharedTrajectories,
+          arguments: [("tumvi_room3", false), ("euroc_V1_01_easy", true)])
+    func recovers(_ trajectory: String, _ stereo: Bool) throws {
+        let times = try Self.recoveryTimes(trajectory: trajectory, stereo: stereo, resets: [8, 14, 20])
+        #expect(times.count == 3)
+        for (k, t) in times.enumerated() {
+            print(String(format: "%@ %@ reset %d: first pose after %@ s, normal after %@ s", trajectory, stereo ? "stereo" : "mono",
+                         k + 1, t.pose.map { String(format: "%.2f", $0) } ?? "never",
+                         t.normal.map { String(format: "%.2f", $0) } ?? "never"))
+            // About 1 s: the alignment timeout plus one 20 Hz frame.
+            #expect((t.pose ?? .infinity) <= 1.1)
+            #expect((t.normal ?? .infinity) <= 1.5)
+        }
+    }
+}
