@@ -1,6 +1,7 @@
 /// What both readers track while streaming: whether the stream ended, messages returned per
 /// channel (so errors can name "message N of /topic"), and the damage policy's warnings.
-struct StreamProgress {
+/// A class because each reader holds one and updates it from its non-mutating `next()`.
+final class StreamProgress {
     let damage: DamagePolicy
     private(set) var finished = false
     private(set) var warnings: [String] = []
@@ -56,7 +57,7 @@ struct ChunkBuilder {
     }
 
     /// Channels in the chunk, ascending, with their entries.
-    var channels: [(Int, [(time: Int64, offset: Int)])] { index.keys.sorted().map { ($0, index[$0]!) } }
+    var channels: [(Int, [(time: Int64, offset: Int)])] { index.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
 
     mutating func reset() { self = ChunkBuilder() }
 }
