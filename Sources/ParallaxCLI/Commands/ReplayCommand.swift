@@ -29,18 +29,20 @@ struct ReplayCommand: ParsableCommand {
     var calibration: OnlineCalibrationOptions
 
     func run() throws {
-        let data = try input.open(policy: .lenient)
+        if ar.isRequested { try input.requireFolder(for: "the AR session (--planes, --light, --render)") }
+        let data = try input.openSource(policy: .lenient)
         let mode = try cameras.mode(for: data, named: input.dataset)
         try range.check(against: data, named: input.dataset)
-        if ar.isRequested && ar.poses.poseSource == .tracking {
-            try runOnePass(data, mode: mode)
+        if ar.isRequested && ar.poses.poseSource == .tracking, let folder = data as? EuRoCDataset {
+            try runOnePass(folder, mode: mode)
             return
         }
         var configuration = TrackerConfiguration(mode: mode)
         try calibration.apply(to: &configuration)
-        let runner = try DatasetRunner(dataset: data, configuration: configuration)
+        let runner = try DatasetRunner(source: data, configuration: configuration)
         for w in runner.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
-        let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
+        // A recording's frame count is unknown before the pass: the bar then shows nothing useful, so none.
+        let totalFrames = max(1, (try? (data as? EuRoCDataset)?.cameraFrames(0).count) ?? 1)
         // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
         var exporter = try (ar.isRequested ? nil : export).map { try TrackingFrameExporter(path: $0, camera: data.cameras[0]) }
         let bar = isatty(STDOUT_FILENO) != 0 ? ProgressBar() : nil

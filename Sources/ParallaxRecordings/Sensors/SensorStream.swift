@@ -55,9 +55,14 @@ public final class SensorStream {
 
     /// Opens `url` and resolves `selection` against its channels (a full pass first when the file
     /// has no index or summary to list them).
-    public init(url: URL, selection: TopicSelection = TopicSelection(), damage: DamagePolicy = .fail) throws {
+    public convenience init(url: URL, selection: TopicSelection = TopicSelection(), damage: DamagePolicy = .fail) throws {
         let channels = try Recordings.channels(url)
-        topics = try selection.resolve(channels, file: url.path)
+        try self.init(url: url, topics: try selection.resolve(channels, file: url.path), damage: damage)
+    }
+
+    /// Opens `url` to read `topics`, already resolved against the file's channels.
+    public init(url: URL, topics: ResolvedTopics, damage: DamagePolicy = .fail) throws {
+        self.topics = topics
         reader = try Recordings.open(url, damage: damage)
         var cameras: [Int: Int] = [:]
         for (i, c) in topics.cameras.enumerated() { cameras[c.id] = i }
