@@ -32,13 +32,7 @@ struct InfoCommand: ParsableCommand {
         if input.isRecording {
             // A bag or MCAP file: its topics, types, counts and rates (no calibration needed).
             let summary = try RecordingSummary(url: input.url, damage: input.partial ? .stopWithWarning : .fail)
-            if json {
-                let enc = JSONEncoder()
-                enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-                print(String(decoding: try enc.encode(summary), as: UTF8.self))
-            } else {
-                print(summary.text)
-            }
+            try show(summary, text: summary.text)
             return
         }
         let d = try input.open(policy: lenient ? .lenient : .strict)
@@ -47,12 +41,17 @@ struct InfoCommand: ParsableCommand {
         let warnings = validate ? try d.validate().warnings : []
         var report = InfoReport(d, summary: try DatasetSummary(d))
         report.anomalies += warnings
+        try show(report, text: report.text)
+    }
+
+    /// Prints `value` as JSON with `--json`, else `text`.
+    private func show(_ value: some Encodable, text: String) throws {
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try enc.encode(report), as: UTF8.self))
+            print(String(decoding: try enc.encode(value), as: UTF8.self))
         } else {
-            print(report.text)
+            print(text)
         }
     }
 }
