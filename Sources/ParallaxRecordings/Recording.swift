@@ -91,9 +91,9 @@ public enum Recordings {
     }
 
     /// Every channel of the file: straight from the index or summary when there is one, otherwise
-    /// from a full pass.
-    public static func channels(_ url: URL) throws -> [RecordingChannel] {
-        let reader = try open(url)
+    /// from a full pass (which stops at damage under ``DamagePolicy/stopWithWarning``).
+    public static func channels(_ url: URL, damage: DamagePolicy = .fail) throws -> [RecordingChannel] {
+        let reader = try open(url, damage: damage)
         if !reader.hasIndex { while try reader.next() != nil {} }
         return reader.channels.values.sorted { $0.id < $1.id }
     }

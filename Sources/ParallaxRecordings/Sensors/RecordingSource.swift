@@ -42,7 +42,7 @@ public final class RecordingSource: SensorSource {
         if chosen.cameraTopics.isEmpty && calibratedTopics.count == calibration.cameras.count {
             chosen.cameraTopics = calibratedTopics
         }
-        let channels = try Recordings.channels(url)
+        let channels = try Recordings.channels(url, damage: damage)
         var resolved = try chosen.resolve(channels, file: url.path)
         if resolved.cameras.count > calibration.cameras.count && selection.cameraTopics.isEmpty {
             // Found by type: keep as many as the calibration describes (cam0 first).

@@ -56,7 +56,7 @@ public final class SensorStream {
     /// Opens `url` and resolves `selection` against its channels (a full pass first when the file
     /// has no index or summary to list them).
     public convenience init(url: URL, selection: TopicSelection = TopicSelection(), damage: DamagePolicy = .fail) throws {
-        let channels = try Recordings.channels(url)
+        let channels = try Recordings.channels(url, damage: damage)
         try self.init(url: url, topics: try selection.resolve(channels, file: url.path), damage: damage)
     }
 
