@@ -10,7 +10,8 @@
 // `import Parallax` (the umbrella target) re-exports the everyday modules; every target declares
 // each module it imports.
 // C libraries enter only through the small system-library targets CPNG (behind the CPNGSupport
-// wrapper), CEGL, COpenGL and CGLFW.
+// wrapper), CEGL, COpenGL and CGLFW, and for recordings (ParallaxRecordings: ParallaxDatasets ←
+// ParallaxRecordings) CBZip2, CLZ4, CZstd, CZlib and CTurboJPEG.
 import PackageDescription
 
 let package = Package(
@@ -32,6 +33,7 @@ let package = Package(
         .library(name: "ParallaxARView", targets: ["ParallaxARView"]),
         .library(name: "ParallaxSimulation", targets: ["ParallaxSimulation"]),
         .library(name: "ParallaxMapping", targets: ["ParallaxMapping"]),
+        .library(name: "ParallaxRecordings", targets: ["ParallaxRecordings"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,6 +53,16 @@ let package = Package(
         .systemLibrary(
             name: "CGLFW", path: "Sources/CGLFW", pkgConfig: "glfw3",
             providers: [.apt(["libglfw3-dev"])]),
+        // Recorded formats (ROS 1 bags, MCAP): chunk decompression, checksums and JPEG images.
+        .systemLibrary(name: "CBZip2", path: "Sources/CBZip2", providers: [.apt(["libbz2-dev"])]),
+        .systemLibrary(
+            name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(
+            name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
 
         // MARK: Estimation stack
         .target(name: "ParallaxMath"),
@@ -64,6 +76,13 @@ let package = Package(
         .target(
             name: "ParallaxDatasets",
             dependencies: ["ParallaxMath", "ParallaxImaging", .product(name: "Yams", package: "Yams")]),
+
+        // ROS 1 bags and MCAP files: reading, writing, message definitions, sensor message decoding.
+        .target(
+            name: "ParallaxRecordings",
+            dependencies: [
+                "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "CBZip2", "CLZ4", "CZstd", "CZlib", "CTurboJPEG",
+            ]),
 
         .target(name: "ParallaxVision", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets"]),
         .target(name: "ParallaxTracking", dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision"]),
@@ -118,7 +137,7 @@ let package = Package(
             dependencies: [
                 "ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking",
                 "ParallaxSceneGraph", "ParallaxRendering", "ParallaxSimulation",
-                "ParallaxAR", "ParallaxARView", "ParallaxEvaluation", "ParallaxMapping",
+                "ParallaxAR", "ParallaxARView", "ParallaxEvaluation", "ParallaxMapping", "ParallaxRecordings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -174,5 +193,8 @@ let package = Package(
             dependencies: [
                 "ParallaxCLI", "ParallaxImaging", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .testTarget(
+            name: "ParallaxRecordingsTests", dependencies: ["ParallaxRecordings", "ParallaxDatasets", "ParallaxImaging"],
+            resources: [.copy("Fixtures")]),
     ]
 )

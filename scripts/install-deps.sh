@@ -3,6 +3,8 @@
 # Safe to run any number of times. Needs root (or sudo) the first time.
 set -euo pipefail
 packages=(pkg-config libglfw3-dev libgl-dev libegl-dev libpng-dev libegl-mesa0 libgl1-mesa-dri)
+# Recorded formats (ROS 1 bags, MCAP): chunk compression and JPEG images.
+packages+=(libbz2-dev liblz4-dev libzstd-dev zlib1g-dev libturbojpeg0-dev)
 if [ "${PARALLAX_WITH_XVFB:-0}" = "1" ]; then packages+=(xvfb xauth); fi
 missing=()
 for p in "${packages[@]}"; do

@@ -14,7 +14,7 @@ struct Parallax: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            InfoCommand.self, ReplayCommand.self, HitTestCommand.self, EvaluateCommand.self, RenderCommand.self,
+            InfoCommand.self, ReplayCommand.self, ConvertCommand.self, HitTestCommand.self, EvaluateCommand.self, RenderCommand.self,
             ViewCommand.self, SimulateCommand.self, BenchCommand.self,
         ])
 

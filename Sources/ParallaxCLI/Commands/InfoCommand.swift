@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import ParallaxDatasets
 import ParallaxMath
+import ParallaxRecordings
 
 /// `parallax info DATASET`: sensors, rates, counts, calibration, noise parameters, gaps and
 /// anomalies of an EuRoC/ASL-layout dataset, as text or JSON.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe an EuRoC/ASL (or TUM-VI) dataset: sensors, rates, calibration, gaps.",
+        abstract: "Describe an EuRoC/ASL (or TUM-VI) dataset, or a bag's or MCAP file's topics, types, counts and rates.",
         discussion: """
             DATASET is the dataset folder or its mav0 folder. Every CSV row is read once (constant \
             memory). Bad input (missing files, malformed rows, non-increasing timestamps) stops \
@@ -32,18 +33,29 @@ struct InfoCommand: ParsableCommand {
             print(try MapInfo.describe(input.dataset))
             return
         }
+        if input.isRecording {
+            // A bag or MCAP file: its topics, types, counts and rates (no calibration needed).
+            let summary = try RecordingSummary(url: input.url, damage: input.partial ? .stopWithWarning : .fail)
+            try show(summary, text: summary.text)
+            return
+        }
         let d = try input.open(policy: lenient ? .lenient : .strict)
         // Validation decodes every image and checks that the streams fit together; its warnings
         // (with counts) join the anomalies.
         let warnings = validate ? try d.validate().warnings : []
         var report = InfoReport(d, summary: try DatasetSummary(d))
         report.anomalies += warnings
+        try show(report, text: report.text)
+    }
+
+    /// Prints `value` as JSON with `--json`, else `text`.
+    private func show(_ value: some Encodable, text: String) throws {
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try enc.encode(report), as: UTF8.self))
+            print(String(decoding: try enc.encode(value), as: UTF8.self))
         } else {
-            print(report.text)
+            print(text)
         }
     }
 }

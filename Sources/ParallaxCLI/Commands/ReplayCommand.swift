@@ -32,7 +32,9 @@ struct ReplayCommand: ParsableCommand {
     var map: MapOptions
 
     func run() throws {
-        let data = try input.open(policy: .lenient)
+        if ar.isRequested { try input.requireFolder(for: "the AR session (--planes, --light, --render)") }
+        if map.isRequested { try input.requireFolder(for: "world maps (--save-map, --load-map)") }
+        let data = try input.openSource(policy: .lenient)
         let mode = try cameras.mode(for: data, named: input.dataset)
         try range.check(against: data, named: input.dataset)
         var configuration = TrackerConfiguration(mode: mode)
@@ -41,13 +43,14 @@ struct ReplayCommand: ParsableCommand {
             try map.run(dataset: input.url, from: range.from, to: range.to, tracker: configuration)
             return
         }
-        if ar.isRequested && ar.poses.poseSource == .tracking {
-            try runOnePass(data, tracker: configuration)
+        if ar.isRequested && ar.poses.poseSource == .tracking, let folder = data as? EuRoCDataset {
+            try runOnePass(folder, tracker: configuration)
             return
         }
-        let runner = try DatasetRunner(dataset: data, configuration: configuration)
+        let runner = try DatasetRunner(source: data, configuration: configuration)
         for w in runner.warnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
-        let totalFrames = max(1, (try? data.cameraFrames(0).count) ?? 1)
+        // A recording's frame count is unknown before the pass: the bar then shows nothing useful, so none.
+        let totalFrames = max(1, (try? (data as? EuRoCDataset)?.cameraFrames(0).count) ?? 1)
         // With AR features on, frames.jsonl comes from the AR session (it adds anchors and light).
         var exporter = try (ar.isRequested ? nil : export).map { try TrackingFrameExporter(path: $0, camera: data.cameras[0]) }
         let bar = isatty(STDOUT_FILENO) != 0 ? ProgressBar() : nil

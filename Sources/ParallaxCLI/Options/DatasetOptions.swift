@@ -2,21 +2,40 @@ import ArgumentParser
 import Foundation
 import ParallaxAR
 import ParallaxDatasets
+import ParallaxRecordings
 import ParallaxTracking
 
 /// The dataset every dataset command reads (the folder holding `mav0`, or `mav0` itself), and
 /// Kalibr calibrations that replace its `sensor.yaml` files or supply what a recording lacks.
 struct DatasetArgument: ParsableArguments {
-    @Argument(help: "Dataset folder in the EuRoC/ASL or TUM-VI layout (the folder containing mav0, or mav0 itself).")
+    @Argument(help: """
+        Dataset folder in the EuRoC/ASL or TUM-VI layout (the folder containing mav0, or mav0 itself), \
+        or, where the command reads recordings, a ROS 1 bag (.bag) or an MCAP file (.mcap).
+        """)
     var dataset: String
 
-    @Option(help: ArgumentHelp("Kalibr camchain (camchain-imucam.yaml): camera calibrations used instead of mav0/camN/sensor.yaml.",
-                               valueName: "camchain.yaml"))
+    @Option(help: ArgumentHelp("""
+        Kalibr camchain (camchain-imucam.yaml): camera calibrations used instead of mav0/camN/sensor.yaml. \
+        For a bag or MCAP file (which carry none): a camchain, one camera's EuRoC sensor.yaml, or an EuRoC \
+        dataset folder whose sensor.yaml files apply.
+        """, valueName: "camchain.yaml"))
     var calibration: String?
 
-    @Option(help: ArgumentHelp("Kalibr imu.yaml: IMU noise and rate used instead of mav0/imu0/sensor.yaml.",
+    @Option(help: ArgumentHelp("Kalibr imu.yaml (or an EuRoC imu0/sensor.yaml): IMU noise and rate used instead of mav0/imu0/sensor.yaml.",
                                valueName: "imu.yaml"))
     var imuCalibration: String?
+
+    @Option(help: ArgumentHelp("Bag/MCAP: the sensor_msgs/Imu topic (found by type when there is one).", valueName: "topic"))
+    var imuTopic: String?
+
+    @Option(help: ArgumentHelp("""
+        Bag/MCAP: a sensor_msgs/Image or CompressedImage topic, once per camera, cam0 first \
+        (found by type, or from the camchain's rostopic, when unambiguous).
+        """, valueName: "topic"))
+    var cameraTopic: [String] = []
+
+    @Flag(help: "Bag/MCAP: replay a damaged recording up to the damage, with a warning, instead of failing.")
+    var partial = false
 
     @Option(help: "Camera rate (Hz) for a Kalibr camchain, which does not store it (0 < rate ≤ 1000).")
     var cameraRate: Double = 20
@@ -31,6 +50,7 @@ struct DatasetArgument: ParsableArguments {
     /// Opens the dataset, with `--calibration` / `--imu-calibration` applied; `.lenient` skips
     /// malformed rows instead of failing.
     func open(policy: ReadPolicy = .strict) throws -> EuRoCDataset {
+        try requireFolder(for: "this command")
         let folder = try EuRoCDataset(url: url, policy: policy)
         let (cameras, imu) = try kalibr()
         return cameras == nil && imu == nil ? folder : try folder.recalibrated(cameras: cameras, imu: imu)
@@ -39,11 +59,35 @@ struct DatasetArgument: ParsableArguments {
     /// Opens the input as a sensor source. Folders are EuRoC/ASL or TUM-VI datasets; ROS bags and
     /// MCAP files are read by ParallaxRecordings, which plugs in here.
     func openSource(policy: ReadPolicy = .strict) throws -> any SensorSource {
-        let ext = url.pathExtension.lowercased()
-        if ext == "bag" || ext == "mcap" {
-            throw CLIError("\(dataset): reading .\(ext) recordings needs ParallaxRecordings; convert it with `parallax convert` first")
+        guard isRecording else {
+            if imuTopic != nil || !cameraTopic.isEmpty {
+                throw CLIError("--imu-topic and --camera-topic apply to bags and MCAP files; \(dataset) is a dataset folder")
+            }
+            return try open(policy: policy)
         }
-        return try open(policy: policy)
+        guard let calibration else {
+            throw CLIError("\(dataset): a recording carries no calibration; pass --calibration (Kalibr camchain, "
+                           + "EuRoC sensor.yaml or dataset folder) and --imu-calibration")
+        }
+        let sensors = try RecordingCalibration.load(cameras: URL(fileURLWithPath: calibration),
+                                                    imu: imuCalibration.map { URL(fileURLWithPath: $0) },
+                                                    cameraRateHz: cameraRate)
+        return try RecordingSource(url: url, calibration: sensors,
+                                   selection: TopicSelection(imuTopic: imuTopic, cameraTopics: cameraTopic),
+                                   damage: partial ? .stopWithWarning : .fail)
+    }
+
+    /// True for a `.bag` or `.mcap` path (or a file whose first bytes say it is one).
+    var isRecording: Bool {
+        if RecordingFormat(path: dataset) != nil { return true }
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: dataset, isDirectory: &isFolder) && !isFolder.boolValue
+            && RecordingFormat.sniff(url) != nil
+    }
+
+    /// Fails for a bag or MCAP file: commands that need a dataset folder call this first.
+    func requireFolder(for what: String) throws {
+        if isRecording { throw CLIError("\(dataset): \(what) needs an EuRoC/ASL dataset folder; convert the recording with `parallax convert` first") }
     }
 
     /// The calibrations named by `--calibration` and `--imu-calibration` (nil when not given).

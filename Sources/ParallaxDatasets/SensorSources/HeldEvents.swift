@@ -1,9 +1,12 @@
 /// An event's place in the ``SensorSource`` order: time, then IMU before frame before ground truth.
-struct EventKey: Comparable {
-    var timestampNs: Int64
-    var rank: Int
+public struct EventKey: Comparable, Sendable {
+    /// The event's time.
+    public var timestampNs: Int64
+    /// 0 for IMU, 1 for a frame, 2 for ground truth.
+    public var rank: Int
 
-    init(_ e: ReplayEvent) {
+    /// The key of `e`.
+    public init(_ e: ReplayEvent) {
         timestampNs = e.timestampNs
         switch e {
         case .imu: rank = 0
@@ -12,24 +15,32 @@ struct EventKey: Comparable {
         }
     }
 
-    static func < (a: EventKey, b: EventKey) -> Bool {
+    /// Earlier time first; at equal times, lower rank first.
+    public static func < (a: EventKey, b: EventKey) -> Bool {
         (a.timestampNs, a.rank) < (b.timestampNs, b.rank)
     }
 }
 
-/// The events a ``LiveSource`` holds back for its reorder window, kept sorted by ``EventKey``.
-/// A camera image joins a waiting frame of the other camera at the same timestamp (stereo pairing).
-struct HeldEvents {
+/// The events a source holds back for its reorder window (``LiveSource``, recordings), kept
+/// sorted by ``EventKey``. A camera image joins a waiting frame of the other camera at the same
+/// timestamp (stereo pairing).
+public struct HeldEvents: Sendable {
     /// Stream numbers for duplicate and order bookkeeping.
     static let imuStream = 0
     static func cameraStream(_ index: Int) -> Int { 1 + index }
 
     private var items: [ReplayEvent] = []
 
-    var count: Int { items.count }
-    var first: EventKey? { items.first.map(EventKey.init) }
+    /// An empty buffer.
+    public init() {}
 
-    mutating func popFirst() -> ReplayEvent? { items.isEmpty ? nil : items.removeFirst() }
+    /// The number of events held.
+    public var count: Int { items.count }
+    /// The key of the oldest held event.
+    public var first: EventKey? { items.first.map(EventKey.init) }
+
+    /// Removes and returns the oldest held event.
+    public mutating func popFirst() -> ReplayEvent? { items.isEmpty ? nil : items.removeFirst() }
 
     /// True when `stream` already has a held sample at `timestampNs`.
     func contains(stream: Int, at timestampNs: Int64) -> Bool {
@@ -48,7 +59,7 @@ struct HeldEvents {
     }
 
     /// Inserts in order; a frame with the same timestamp as a held frame fills its empty camera.
-    mutating func insert(_ event: ReplayEvent, stream: Int) {
+    public mutating func insert(_ event: ReplayEvent) {
         let key = EventKey(event)
         let i = lowerBound(key)
         if case .frame(let new) = event, i < items.count, case .frame(var old) = items[i], old.timestampNs == new.timestampNs {

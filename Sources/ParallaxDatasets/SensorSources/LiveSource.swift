@@ -172,7 +172,7 @@ public final class LiveSource: SensorSource, @unchecked Sendable {
             }
             if let newest = newestPerStream[stream], key.timestampNs < newest { stats.reordered += 1 }
             newestPerStream[stream] = max(newestPerStream[stream] ?? .min, key.timestampNs)
-            held.insert(event, stream: stream)
+            held.insert(event)
             stats.accepted += 1
             firstTimestamp = min(firstTimestamp ?? key.timestampNs, key.timestampNs)
             newestSeen = max(newestSeen, key.timestampNs)

@@ -1,0 +1,1 @@
+#include <lz4frame.h>
