@@ -12,6 +12,8 @@ let parallax: [Target.Dependency] = [
     .product(name: "ParallaxImaging", package: "Parallax"),
     .product(name: "ParallaxDatasets", package: "Parallax"),
     .product(name: "ParallaxSceneGraph", package: "Parallax"),
+    .product(name: "ParallaxMapping", package: "Parallax"),
+    .product(name: "ParallaxRecordings", package: "Parallax"),
 ]
 
 /// One fuzz executable per parser, each with the shared helpers.
@@ -32,7 +34,7 @@ let package = Package(
         fuzzTarget("FuzzGLTF"),
         fuzzTarget("FuzzOBJ"),
         fuzzTarget("FuzzTrajectory"),
-        // Slot: the ROS bag and MCAP readers (module ParallaxRecordings) get FuzzROSBag and
-        // FuzzMCAP here once that module is merged; see README.md.
+        fuzzTarget("FuzzMap"),
+        fuzzTarget("FuzzRecording"),
     ]
 )

@@ -30,6 +30,16 @@ import Testing
         #expect(!partial.warnings.isEmpty)
     }
 
+    /// Found by the recording fuzz target: a bag chunk header claiming about 4 GiB uncompressed was
+    /// allocated before anything was checked (out of memory); now the claim is refused, naming the file.
+    @Test func chunkClaimingGigabytesIsRefusedBeforeAllocating() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/Corpus/recording/oom-chunk-claims-4gib.bag").standardizedFileURL
+        let error = #expect(throws: RecordingError.self) { _ = try RecordingFixtures.readAll(url) }
+        #expect(error?.file == url.path)
+        #expect(error.map { "\($0)" }?.contains("uncompressed (the limit is 256 MiB)") == true, "\(String(describing: error))")
+    }
+
     /// `url`'s bytes with every occurrence of `pattern` (or only the first) replaced by `replacement`.
     static func patch(_ url: URL, _ pattern: [UInt8], _ replacement: [UInt8], all: Bool) throws -> Int {
         var bytes = [UInt8](try Data(contentsOf: url))

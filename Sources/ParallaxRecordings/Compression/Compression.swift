@@ -24,9 +24,21 @@ public enum ChunkCompression: String, Sendable, CaseIterable {
         }
     }
 
+    /// The largest chunk accepted, uncompressed (bags default to 768 KiB chunks, MCAP writers to a
+    /// few MiB; a chunk holds at least one whole message). The size comes from the file, so it is
+    /// checked before anything is allocated: the fuzzer's first find was a chunk header claiming
+    /// 4 GiB, which the reader allocated.
+    static let maximumChunkSize = 256 << 20
+
     /// Decompresses `input[range]`, which must expand to exactly `size` bytes, into `output`.
     /// Throws a ``ByteError`` describing the library's complaint.
     func decompress(_ input: [UInt8], _ range: Range<Int>, size: Int, into output: inout [UInt8]) throws {
+        guard size >= 0, size <= Self.maximumChunkSize else {
+            throw ByteError(truncated: false, description: "chunk claims \(size) bytes uncompressed (the limit is \(Self.maximumChunkSize >> 20) MiB)")
+        }
+        if self == .none, range.count != size {
+            throw ByteError(truncated: false, description: "stored chunk holds \(range.count) bytes, header says \(size)")
+        }
         if output.count != size { output = [UInt8](repeating: 0, count: size) }
         if range.isEmpty {
             guard size == 0 else {
