@@ -24,23 +24,19 @@ enum PlaneWalks {
 
     /// The dataset folder of a walk, simulated on first use.
     static func dataset(_ trajectory: String, seed: UInt64) throws -> URL {
-        let folder = cache.appendingPathComponent("planes-\(trajectory)-room-mono-\(Int(duration))s-s\(seed)")
-        if FileManager.default.fileExists(atPath: folder.appendingPathComponent("truth/planes.json").path) { return folder }
-        // Written to a private folder and moved in place, so a concurrent run never sees half a dataset.
-        let partial = cache.appendingPathComponent(folder.lastPathComponent + ".partial-\(ProcessInfo.processInfo.processIdentifier)")
-        try? FileManager.default.removeItem(at: partial)
-        let scene = try Scene.load(contentsOf: EvaluationTestData.repoRoot.appendingPathComponent("Scenes/room.json"))
-        var config = SimulationConfiguration()
-        config.seed = seed
-        config.cameras = SimulationConfiguration.eurocCameras(stereo: false)
-        let poses = try TUMTrajectory.read(contentsOf: trajectories.appendingPathComponent("\(trajectory).txt"))
-        let spline = try TrajectoryBuilder.fromSamples(poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) },
-                                                       staticStart: 0, duration: duration)
-        let alignment = SimulationSetup.alignment(for: spline, scene: scene)
-        _ = try Simulator(scene: scene, trajectory: spline, configuration: config, alignment: alignment).run(to: partial)
-        if !FileManager.default.fileExists(atPath: folder.path) { try? FileManager.default.moveItem(at: partial, to: folder) }
-        try? FileManager.default.removeItem(at: partial)
-        return folder
+        let name = "planes-\(trajectory)-room-mono-\(Int(duration))s-s\(seed)"
+        let isComplete = { (url: URL) in FileManager.default.fileExists(atPath: url.appendingPathComponent("truth/planes.json").path) }
+        return try SimulationCache(folder: cache).dataset(named: name, isComplete: isComplete) { partial in
+            let scene = try Scene.load(contentsOf: EvaluationTestData.repoRoot.appendingPathComponent("Scenes/room.json"))
+            var config = SimulationConfiguration()
+            config.seed = seed
+            config.cameras = SimulationConfiguration.eurocCameras(stereo: false)
+            let poses = try TUMTrajectory.read(contentsOf: trajectories.appendingPathComponent("\(trajectory).txt"))
+            let spline = try TrajectoryBuilder.fromSamples(poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) },
+                                                           staticStart: 0, duration: duration)
+            let alignment = SimulationSetup.alignment(for: spline, scene: scene)
+            _ = try Simulator(scene: scene, trajectory: spline, configuration: config, alignment: alignment).run(to: partial)
+        }
     }
 }
 

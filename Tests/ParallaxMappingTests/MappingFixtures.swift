@@ -21,12 +21,7 @@ enum MappingFixtures {
     /// --rate-cam <rate>` with EuRoC cameras and noise, generated once.
     static func simulated(trajectory: String, stereo: Bool, duration: Double, rate: Int = 20) throws -> EuRoCDataset {
         let name = "\(trajectory)-room-\(stereo ? "stereo" : "mono")-\(Int(duration))s-\(rate)hz"
-        let folder = cache.appendingPathComponent(name)
-        let csv = folder.appendingPathComponent("mav0/cam0/data.csv").path
-        if !FileManager.default.fileExists(atPath: csv) {
-            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-            let temporary = cache.appendingPathComponent(name + ".partial-\(ProcessInfo.processInfo.processIdentifier)")
-            try? FileManager.default.removeItem(at: temporary)
+        let folder = try SimulationCache(folder: cache).dataset(named: name) { temporary in
             let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/room.json"))
             var config = SimulationConfiguration()
             config.seed = 1
@@ -36,12 +31,6 @@ enum MappingFixtures {
             let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: duration)
             let alignment = SimulationSetup.alignment(for: spline, scene: scene)
             _ = try Simulator(scene: scene, trajectory: spline, configuration: config, alignment: alignment).run(to: temporary)
-            if FileManager.default.fileExists(atPath: csv) {
-                try? FileManager.default.removeItem(at: temporary)
-            } else {
-                try? FileManager.default.removeItem(at: folder)
-                try FileManager.default.moveItem(at: temporary, to: folder)
-            }
         }
         return try EuRoCDataset(url: folder)
     }

@@ -51,11 +51,7 @@ enum TrackingFixtures {
         let offsetTag = (timeOffset == 0 ? "" : "-td\(Int((timeOffset * 1e4).rounded()))e-4s")
             + (profile == .ideal ? "" : "-\(profile.rawValue)")
         let name = "\(trajectory)-\(sceneName)-\(stereo ? "stereo" : "mono")-\(Int(duration))s-\(Int(simulatedCameraRate))hz\(offsetTag)"
-        let folder = cache.appendingPathComponent(name)
-        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("mav0/cam0/data.csv").path) {
-            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
-            let temporary = cache.appendingPathComponent(name + ".partial-\(ProcessInfo.processInfo.processIdentifier)")
-            try? FileManager.default.removeItem(at: temporary)
+        let folder = try SimulationCache(folder: cache).dataset(named: name) { temporary in
             let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/\(sceneName).json"))
             var config = SimulationConfiguration()
             config.seed = 1
@@ -72,18 +68,6 @@ enum TrackingFixtures {
             let alignment = SimulationSetup.alignment(for: spline, scene: scene)
             _ = try Simulator(scene: scene, trajectory: spline, configuration: config, alignment: alignment)
                 .run(to: temporary)
-            // Another process may have finished the same dataset meanwhile: keep whichever is complete.
-            let csv = folder.appendingPathComponent("mav0/cam0/data.csv").path
-            if FileManager.default.fileExists(atPath: csv) {
-                try? FileManager.default.removeItem(at: temporary)
-            } else {
-                try? FileManager.default.removeItem(at: folder)
-                do {
-                    try FileManager.default.moveItem(at: temporary, to: folder)
-                } catch where FileManager.default.fileExists(atPath: csv) {
-                    try? FileManager.default.removeItem(at: temporary)
-                }
-            }
         }
         return (try EuRoCDataset(url: folder), name)
     }
