@@ -117,7 +117,7 @@ struct DatasetBadInputTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let d = try EuRoCDataset(url: root)
         let frame = try #require(try d.cameraFrames(0).first)
-        let expected = "mav0/cam0/data/1000000000.png: image is 752x480 but mav0/cam0/sensor.yaml resolution is 64x48"
+        let expected = "mav0/cam0/data/1000000000.png: image is 752x480 but the cam0 calibration (its sensor.yaml or camchain resolution) is 64x48"
         #expect { try frame.loadImage() } throws: { "\($0)" == expected }
         #expect { try d.validate() } throws: { "\($0)" == expected }
     }

@@ -97,7 +97,7 @@ import ParallaxImaging
         let half = try PNG.encode(.gray8(GrayImage(width: 64, height: 24, fill: 1)))
         try Data(half).write(to: root.appendingPathComponent("mav0/cam1/data/1000000000.png"))
         #expect(message { try d.validate() }
-                == "mav0/cam1/data/1000000000.png: image is 64x24 but mav0/cam1/sensor.yaml resolution is 64x48")
+                == "mav0/cam1/data/1000000000.png: image is 64x24 but the cam1 calibration (its sensor.yaml or camchain resolution) is 64x48")
     }
 
     // MARK: Camera and IMU time ranges

@@ -3,6 +3,7 @@ import Foundation
 import ParallaxDatasets
 import ParallaxImaging
 import ParallaxMath
+import ParallaxRecordings
 
 /// `parallax bench replay-memory`: evidence that replaying a dataset takes constant memory.
 ///
@@ -11,6 +12,8 @@ import ParallaxMath
 /// process — decoding every image — and reports that process's peak resident set size
 /// (`VmHWM` from `/proc/self/status`). A fresh process per replay keeps the generator's own
 /// allocations out of the measurement. Flat memory means the two peaks differ by at most a few MB.
+/// `--container bag|mcap` converts each dataset into that container first (raw images, lz4 or
+/// zstd chunks) and replays the file, so the recording readers are measured the same way.
 struct BenchReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay-memory",
@@ -24,6 +27,9 @@ struct BenchReplayCommand: ParsableCommand {
 
     @Option(help: "Folder for the generated datasets (default: a temporary folder, removed afterwards).")
     var directory: String?
+
+    @Option(help: "What to replay: the generated folder, or it converted to a ROS 1 bag or an MCAP file.")
+    var container: BenchContainer = .folder
 
     /// Internal: the child process replays this dataset and prints one line (see ``runChild(_:)``).
     @Option(help: .hidden)
@@ -47,10 +53,12 @@ struct BenchReplayCommand: ParsableCommand {
             let url = base.appendingPathComponent("synthetic-\(Int(secs))s")
             let start = Date()
             try SyntheticRecording.write(to: url, seconds: secs)
-            print("generated \(url.path) (\(Int(secs)) s) in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
-            results.append((secs, try runChild(url.path)))
+            let replayed = try container.convert(url)
+            print("generated \(replayed.path) (\(Int(secs)) s, \(Self.megabytes(replayed)) MB) in "
+                  + String(format: "%.1f", Date().timeIntervalSince(start)) + " s")
+            results.append((secs, try runChild(replayed.path)))
         }
-        print("duration_s  events  frames  replay_s  peak_rss_MB")
+        print("\(container.rawValue): duration_s  events  frames  replay_s  peak_rss_MB")
         for (secs, line) in results { print(String(format: "%10.0f  ", secs) + line) }
     }
 
@@ -72,9 +80,17 @@ struct BenchReplayCommand: ParsableCommand {
 
     private func replayAndMeasure(_ path: String) throws {
         let start = Date()
-        let dataset = try EuRoCDataset(url: URL(fileURLWithPath: path))
+        let url = URL(fileURLWithPath: path)
+        let source: any SensorSource
+        if RecordingFormat(path: path) != nil {
+            // The recording sits beside the folder it was converted from, whose sensor.yaml files apply.
+            let folder = url.deletingPathExtension()
+            source = try RecordingSource(url: url, calibration: try RecordingCalibration.load(cameras: folder, imu: nil))
+        } else {
+            source = try EuRoCDataset(url: url)
+        }
         var events = 0, frames = 0, checksum = 0
-        try dataset.replay().forEach { e in
+        try source.makeEvents().forEach { e in
             events += 1
             if case .frame(let f) = e {
                 for frame in f.frames {
@@ -89,6 +105,12 @@ struct BenchReplayCommand: ParsableCommand {
               + "  (checksum \(checksum))")
     }
 
+    /// The size of a file in MB (a folder: 0; only the containers' size is of interest).
+    static func megabytes(_ url: URL) -> String {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        return String(format: "%.1f", Double(bytes) / 1e6)
+    }
+
     /// `VmHWM` (peak resident set size) of this process in kB, from `/proc/self/status`.
     static func peakResidentKB() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
@@ -96,6 +118,23 @@ struct BenchReplayCommand: ParsableCommand {
             return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
         }
         return nil
+    }
+}
+
+/// The container `bench replay-memory` replays.
+enum BenchContainer: String, ExpressibleByArgument, CaseIterable {
+    case folder, bag, mcap
+
+    /// `folder` converted into this container beside it (`folder.bag`, `folder.mcap`); the folder itself for `.folder`.
+    func convert(_ folder: URL) throws -> URL {
+        guard self != .folder else { return folder }
+        let file = folder.appendingPathExtension(rawValue)
+        try? FileManager.default.removeItem(at: file)  // a previous run's, with --directory
+        let writer: any RecordingWriter = self == .bag
+            ? try BagWriter(url: file, compression: .lz4)
+            : try MCAPWriter(url: file, encoding: .cdr, chunking: .zstd)
+        _ = try RecordingConversion.write(try EuRoCDataset(url: folder), to: writer, images: .raw)
+        return file
     }
 }
 

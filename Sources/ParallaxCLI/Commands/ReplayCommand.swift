@@ -61,6 +61,8 @@ struct ReplayCommand: ParsableCommand {
             bar?.update(min(1, Double(done) / Double(totalFrames)), status: result.trackingState.description)
         }
         bar?.finish()
+        // A partial replay says where it stopped; dropped messages are counted (never silent).
+        for w in summary.readWarnings { FileHandle.standardError.write(Data("warning: \(w)\n".utf8)) }
         try exporter?.close()
         if let trajectory { try TUMTrajectory.write(summary.trajectory, to: URL(fileURLWithPath: trajectory)) }
         print(Self.report(summary, mode: mode))

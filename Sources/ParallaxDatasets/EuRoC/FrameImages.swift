@@ -56,7 +56,8 @@ extension CameraFrame {
     private func checkSize(width: Int, height: Int) throws {
         guard width == expectedWidth, height == expectedHeight else {
             throw DatasetError(.badImage, file: displayPath,
-                               "image is \(width)x\(height) but mav0/\(camera)/sensor.yaml resolution is \(expectedWidth)x\(expectedHeight)")
+                               "image is \(width)x\(height) but the \(camera) calibration (its sensor.yaml or camchain resolution) "
+                               + "is \(expectedWidth)x\(expectedHeight)")
         }
     }
 }

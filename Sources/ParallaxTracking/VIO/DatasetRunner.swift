@@ -40,6 +40,9 @@ public struct DatasetRunner {
         public var calibratedExtrinsics: [RigidTransform] = []
         /// Ground truth, when the source has it.
         public var groundTruth: Trajectory?
+        /// What the source reported while it was read: damage skipped under a partial replay,
+        /// late or duplicated messages dropped (``SensorEventIterator/diagnostics``).
+        public var readWarnings: [String] = []
         /// Fraction of frames `normal`.
         public var normalFraction: Double { frames > 0 ? Double(normalFrames) / Double(frames) : 0 }
     }
@@ -133,6 +136,7 @@ public struct DatasetRunner {
                 try onFrame(r, summary.frames)
             }
         }
+        summary.readWarnings = iterator.diagnostics.warnings
         // A replay that saw no image or almost no IMU tracked nothing: an error, not an empty success.
         let window = from == nil && to == nil ? "" : " in the replayed window"
         if summary.frames == 0 {
