@@ -9,19 +9,23 @@ import Testing
 
 @Suite("Relocalization on simulated datasets", .serialized)
 struct RelocalizationTests {
-    /// Blackout from 9 to 10.2 s of the simulated V1_01 flight (stereo): tracking must be back,
-    /// aligned to the map, within 1 s of the images returning, and the position must not jump by
-    /// more than 5 cm against the ground truth (alignment fitted before the blackout).
-    /// Known gap: after a 3 s blackout (the issue's figure) this flight has left the views the
-    /// map holds and the single-scale descriptors do not match until it comes back (8 s at 14 s);
-    /// docs/world-maps.md has the figures. 1.2 s is the longest blackout here whose end still
-    /// sees a mapped view — the blind-stretch logic (re-placing after > 1 s limited) is exercised.
-    @Test("1.2 s blackout: back within 1 s in the same world frame", .enabled(if: MappingFixtures.hasTrajectories, "needs ../shared/trajectories"))
-    func blackout() throws {
-        let data = try MappingFixtures.simulated(trajectory: "euroc_V1_01_easy", stereo: true, duration: 30)
+    /// The issue's 3 s blackout (black images) on the simulated V1_01 flight (stereo, two places)
+    /// and a hand-held walk (mono, TUM-VI room3): tracking must be back, placed in the map, within
+    /// 1 s of the images returning, and the position must not jump by more than 5 cm against the
+    /// ground truth (alignment fitted before the blackout). The tracker coasts through on the IMU;
+    /// the map confirms or corrects that pose by projecting its points into the predicted view.
+    /// Known gap (docs/world-maps.md): mono on the V1_01 flight keeps too few keyframe points
+    /// there and is not back within 1 s.
+    @Test("3 s blackout: back within 1 s in the same world frame",
+          .enabled(if: MappingFixtures.hasTrajectories, "needs ../shared/trajectories"),
+          arguments: [("euroc_V1_01_easy", true, 9.0), ("euroc_V1_01_easy", true, 20.0), ("tumvi_room3", false, 12.0)])
+    func blackout(trajectory: String, stereo: Bool, start: Double) throws {
+        let data = try MappingFixtures.simulated(trajectory: trajectory, stereo: stereo, duration: 30)
         let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel())
-        let samples = try MappedReplay(dataset: data, mode: .stereo, blackout: 9...10.2).run(mapper: mapper, to: 14)
-        let before = samples.filter { $0.time < 9 && $0.state == .normal && $0.position_world != nil && $0.truth_world != nil }
+        let end = start + 3
+        let samples = try MappedReplay(dataset: data, mode: stereo ? .stereo : .mono, blackout: start...end)
+            .run(mapper: mapper, to: end + 4)
+        let before = samples.filter { $0.time < start && $0.state == .normal && $0.position_world != nil && $0.truth_world != nil }
         #expect(before.count > 50)
         let alignment = try TrajectoryAlignment.estimate(.posyaw, estimate: before.compactMap(\.position_world),
                                                          reference: before.compactMap(\.truth_world))
@@ -30,14 +34,14 @@ struct RelocalizationTests {
             return alignment.apply(p) - t
         }
         let lastBefore = try #require(before.last.flatMap(error))
-        let back = samples.first { $0.time > 10.2 && $0.state == .normal && $0.output.isAligned }
+        let back = samples.first { $0.time > end && $0.state == .normal && $0.output.isAligned }
         let recovery = try #require(back)
         let errorAfter = try #require(error(recovery))
         let jump = (errorAfter - lastBefore).norm
-        print("blackout: back \(String(format: "%.2f", recovery.time - 10.2)) s after images return, jump "
+        print("\(trajectory) blackout \(start)–\(end) s: back \(String(format: "%.2f", recovery.time - end)) s after images return, jump "
               + "\(String(format: "%.3f", jump)) m, relocalizations \(mapper.relocalizationCount), keyframes "
               + "\(mapper.database.keyframes.count), mapping ms/keyframe \(String(format: "%.1f", mapper.keyframeMilliseconds.reduce(0, +) / Double(max(1, mapper.keyframeMilliseconds.count))))")
-        #expect(recovery.time - 10.2 <= 1.0)
+        #expect(recovery.time - end <= 1.0)
         #expect(jump <= 0.05)
         // Stays in the same world afterwards: every later normal frame within 5 cm of the pre-blackout error.
         let later = samples.filter { $0.time > recovery.time && $0.time < recovery.time + 3 && $0.state == .normal }

@@ -97,6 +97,9 @@ public final class WorldMapper {
     private var hadPose = false
     private var limitedSince: Double?
     private var blindStretchHandled = false
+    /// True while ``T_world_odom`` still places the current odometry frame: the segment was
+    /// unaligned by a blind stretch the tracker coasted through, not by a reset.
+    private var predictionValid = false
     private var refineUntil: Double?
     private var frameCounter = 0
     private var unalignedSince: Double?
@@ -124,6 +127,7 @@ public final class WorldMapper {
         var attempt: Relocalizer.Attempt?
         guard let T_oc = T_odom_camera else {
             if hadPose, !database.keyframes.isEmpty { aligned = false }  // the tracker reset: a new segment
+            predictionValid = false
             if hadPose { segment += 1 }
             hadPose = false
             return output(.notAvailable, start: start, relocalized: false, added: false)
@@ -139,6 +143,7 @@ public final class WorldMapper {
             if let since = limitedSince, timestamp - since > configuration.blindLimit, !blindStretchHandled,
                !database.keyframes.isEmpty {
                 aligned = false
+                predictionValid = true  // same odometry frame: the coasted pose predicts the view
                 blindStretchHandled = true
                 segment += 1  // the odometry coasted: no odometry edge across the stretch
             }
@@ -152,10 +157,11 @@ public final class WorldMapper {
         let refining = refineUntil.map { timestamp < $0 } ?? false
         if (!aligned || refining), !database.keyframes.isEmpty, frameCounter % configuration.relocalizationStride == 0 {
             let t0 = threadMilliseconds()
-            if let r = relocalizer.locate(image, R_gravity_camera: T_oc.rotationMatrix, camera: camera, in: database) {
+            if let r = relocate(image, T_odom_camera: T_oc) {
                 T_world_odom = Self.yawAndTranslation(r.T_world_camera * T_oc.inverse)
                 if !aligned { refineUntil = timestamp + configuration.refinementWindow }
                 aligned = true
+                predictionValid = true
                 if loops.unverifiedSegment == segment { loops.unverifiedSegment = nil }
                 relocalized = true
                 relocalizationCount += 1
@@ -186,6 +192,17 @@ public final class WorldMapper {
         out.attempt = attempt
         out.loopClosure = closure
         return out
+    }
+
+    /// Relocalizes the frame: by projecting map points into the predicted view when the current
+    /// odometry frame is placed (refining) or was placed before a coasted blind stretch, otherwise
+    /// (and when that finds too little) by global descriptor matching.
+    private func relocate(_ image: GrayImage, T_odom_camera T_oc: RigidTransform) -> Relocalization? {
+        if aligned || predictionValid,
+           let r = relocalizer.locate(image, predicted: T_world_odom * T_oc, camera: camera, in: database) {
+            return r
+        }
+        return relocalizer.locate(image, R_gravity_camera: T_oc.rotationMatrix, camera: camera, in: database)
     }
 
     private func output(_ status: WorldMappingStatus, start: Double, relocalized: Bool, added: Bool) -> MappingOutput {

@@ -10,6 +10,17 @@ public struct Relocalization: Sendable {
     public var inlierCount: Int
     /// Keyframes whose points were matched.
     public var keyframeIDs: [Int]
+    /// True when the image confirmed a predicted pose (``Relocalizer/locate(_:predicted:camera:in:search:)``)
+    /// and ``T_world_camera`` is that prediction, unchanged.
+    public var confirmsPrediction = false
+
+    /// Creates a result.
+    public init(T_world_camera: RigidTransform, inlierCount: Int, keyframeIDs: [Int], confirmsPrediction: Bool = false) {
+        self.T_world_camera = T_world_camera
+        self.inlierCount = inlierCount
+        self.keyframeIDs = keyframeIDs
+        self.confirmsPrediction = confirmsPrediction
+    }
 }
 
 /// Finds the camera in a keyframe map from one image: corners, oriented BRIEF, candidate
@@ -29,7 +40,7 @@ public struct Relocalizer: Sendable {
     public var candidateCount = 3
 
     /// What the last ``locate(_:R_gravity_camera:camera:in:)`` found at each stage (for reports).
-    public private(set) var lastAttempt = Attempt()
+    public internal(set) var lastAttempt = Attempt()
 
     /// Counts of one relocalization attempt.
     public struct Attempt: Sendable, CustomStringConvertible {
