@@ -5,6 +5,8 @@ set -euo pipefail
 packages=(pkg-config libglfw3-dev libgl-dev libegl-dev libpng-dev libegl-mesa0 libgl1-mesa-dri)
 # Recorded formats (ROS 1 bags, MCAP): chunk compression and JPEG images.
 packages+=(libbz2-dev liblz4-dev libzstd-dev zlib1g-dev libturbojpeg0-dev)
+# The bag/MCAP cross-check test runs the Python readers in a venv (scripts/test.sh makes it).
+packages+=(python3-venv)
 if [ "${PARALLAX_WITH_XVFB:-0}" = "1" ]; then packages+=(xvfb xauth); fi
 missing=()
 for p in "${packages[@]}"; do

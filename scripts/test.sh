@@ -17,6 +17,13 @@ fuzz=1
 if [[ "${1:-}" == "--skip-fuzz" ]]; then fuzz=0; shift; fi
 [[ "${PARALLAX_SKIP_FUZZ:-0}" == 1 ]] && fuzz=0
 PARALLAX_WITH_XVFB=1 ./scripts/install-deps.sh
+# The Python readers the bag/MCAP cross-check test runs (rosbags, mcap); best effort: without
+# network the venv stays incomplete and that test reports itself skipped.
+venv=.build/crosscheck-venv
+if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c "import rosbags, mcap, zstandard" 2>/dev/null; then
+    { python3 -m venv "$venv" && "$venv/bin/pip" install -q rosbags mcap zstandard lz4; } \
+        || { echo "note: no Python venv with rosbags/mcap; the cross-check test will be skipped"; rm -rf "$venv"; }
+fi
 flags=(-c release -Xswiftc -enable-testing)
 swift build "${flags[@]}" --build-tests
 swift test "${flags[@]}" --skip-build "$@"

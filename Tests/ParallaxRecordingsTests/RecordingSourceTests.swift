@@ -7,7 +7,10 @@ import Testing
 /// An EuRoC folder converted to a bag and to MCAP replays as the same events (timestamps to the
 /// nanosecond, IMU values bit for bit, identical pixels), and a recording's problems are named.
 @Suite struct RecordingSourceTests {
-    static let micro = URL(fileURLWithPath: "/work/shared/datasets/euroc-v101-micro")
+    /// The real EuRoC snippet in `../shared` beside the repository.
+    static let micro = RecordingFixtures.folder.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/datasets/euroc-v101-micro")
     static var hasMicro: Bool { FileManager.default.fileExists(atPath: micro.appendingPathComponent("mav0").path) }
 
     /// The events of `source` with images decoded to grey (comparable across storage kinds).
@@ -26,7 +29,7 @@ import Testing
         return out
     }
 
-    @Test(.enabled(if: hasMicro, "needs /work/shared/datasets/euroc-v101-micro"),
+    @Test(.enabled(if: hasMicro, "needs ../shared/datasets/euroc-v101-micro"),
           arguments: ["v.bag", "v.mcap", "png.mcap", "ros1.mcap"])
     func folderConvertedReplaysIdentically(_ name: String) throws {
         let folder = try EuRoCDataset(url: Self.micro)
@@ -49,7 +52,7 @@ import Testing
         #expect(try Self.events(EuRoCDataset(url: back)) == Self.events(folder))
     }
 
-    @Test(.enabled(if: hasMicro, "needs /work/shared/datasets/euroc-v101-micro"))
+    @Test(.enabled(if: hasMicro, "needs ../shared/datasets/euroc-v101-micro"))
     func imageSizeDisagreeingWithCalibrationNamesFileTopicAndMessage() throws {
         let tmp = try RecordingFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: tmp) }

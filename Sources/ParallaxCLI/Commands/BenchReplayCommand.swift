@@ -101,7 +101,7 @@ struct BenchReplayCommand: ParsableCommand {
             }
         }
         let peakMB = Double(Self.peakResidentKB() ?? -1) / 1024
-        print(String(format: "%6d  %6d  %8.1f  %11.1f", events, frames, Date().timeIntervalSince(start), peakMB)
+        print(String(format: "%6d  %6d  %8.2f  %11.1f", events, frames, Date().timeIntervalSince(start), peakMB)
               + "  (checksum \(checksum))")
     }
 
