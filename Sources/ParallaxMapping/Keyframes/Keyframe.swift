@@ -57,7 +57,7 @@ public struct KeyframeDatabase: Sendable, Equatable {
     public var vocabulary: Vocabulary? { didSet { reindex() } }
     /// Each keyframe's bag of words (same order as ``keyframes``; empty without a vocabulary).
     public private(set) var bags: [BagOfWords] = []
-    /// Keyframes ranked by bag-of-words score that get the descriptor-vote check of
+    /// Keyframes ranked by bag-of-words score whose descriptor votes are counted in
     /// ``candidates(for:maximumDistance:count:minimumVotes:)``.
     public var shortlistLength = 10
     private var index: InvertedIndex?
@@ -149,43 +149,46 @@ public struct KeyframeDatabase: Sendable, Equatable {
     /// Candidate keyframes for a query image's descriptors, best first, at most `count`, each with
     /// at least `minimumVotes` query descriptors that find a point within `maximumDistance` bits.
     ///
-    /// With a vocabulary: keyframes sharing words with the query, from the inverted index, ranked
-    /// by bag-of-words L1 score; the best ``shortlistLength`` get the vote check (it keeps places
-    /// with too few matchable points out, as before). Without one: every keyframe's votes, most
-    /// votes first (cost keyframes × query × points).
+    /// With a vocabulary: the keyframes sharing words with the query, from the inverted index,
+    /// ranked by bag-of-words L1 score; the best ``shortlistLength`` are then ordered by their votes.
+    /// Votes decide the final order because they count what PnP will get — matchable points —
+    /// while the score also rewards words the keyframe's few map points do not hold: ordered by
+    /// score alone, the V1_01 blackout run picked keyframes with too few inliers and did not
+    /// relocalize (docs/world-maps.md). Without a vocabulary: every keyframe's votes (cost
+    /// keyframes × query × points).
     public func candidates(for descriptors: [BinaryDescriptor], maximumDistance: Int = 50, count: Int = 3,
                            minimumVotes: Int = 12) -> [Keyframe] {
         guard let vocabulary, let index else {
             return bruteForceCandidates(for: descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
         }
-        let ranked = index.scores(vocabulary.bagOfWords(descriptors)).sorted {
+        let shortlist = index.scores(vocabulary.bagOfWords(descriptors)).sorted {
             $0.value != $1.value ? $0.value > $1.value : keyframes[$0.key].id > keyframes[$1.key].id
-        }
-        var out: [Keyframe] = []
-        for (slot, _) in ranked.prefix(shortlistLength) where out.count < count {
-            let k = keyframes[slot]
-            if Self.votes(descriptors, k, maximumDistance: maximumDistance, enough: minimumVotes) >= minimumVotes { out.append(k) }
-        }
-        return out
+        }.prefix(shortlistLength).map { keyframes[$0.key] }
+        return Self.rankedByVotes(shortlist, descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
     }
 
     /// ``candidates(for:maximumDistance:count:minimumVotes:)`` without the vocabulary: every keyframe's votes.
     public func bruteForceCandidates(for descriptors: [BinaryDescriptor], maximumDistance: Int = 50, count: Int = 3,
                                      minimumVotes: Int = 12) -> [Keyframe] {
+        Self.rankedByVotes(keyframes, descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
+    }
+
+    /// The keyframes with at least `minimumVotes` votes, most first (ties: newer first), at most `count`.
+    private static func rankedByVotes(_ keyframes: [Keyframe], _ descriptors: [BinaryDescriptor], maximumDistance: Int,
+                                      count: Int, minimumVotes: Int) -> [Keyframe] {
         var scored: [(Int, Keyframe)] = []
         for k in keyframes {
-            let votes = Self.votes(descriptors, k, maximumDistance: maximumDistance, enough: .max)
+            let votes = Self.votes(descriptors, k, maximumDistance: maximumDistance)
             if votes >= minimumVotes { scored.append((votes, k)) }
         }
         return scored.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1.id > $1.1.id }.prefix(count).map(\.1)
     }
 
-    /// Query descriptors with a point of `k` within `maximumDistance` bits, counting up to `enough`.
-    private static func votes(_ descriptors: [BinaryDescriptor], _ k: Keyframe, maximumDistance: Int, enough: Int) -> Int {
+    /// Query descriptors with a point of `k` within `maximumDistance` bits.
+    private static func votes(_ descriptors: [BinaryDescriptor], _ k: Keyframe, maximumDistance: Int) -> Int {
         var votes = 0
         for q in descriptors where k.points.contains(where: { $0.descriptor.distance(to: q) <= maximumDistance }) {
             votes += 1
-            if votes >= enough { break }
         }
         return votes
     }
