@@ -183,6 +183,16 @@ struct KeyframeIndexTests {
         #expect(older.bags == Array(db.bags.prefix(5)))
         #expect(older.candidates(for: Array(images[1][80..<120])).first?.id == 2)
         #expect(older.candidates(for: Array(images[1][280..<320])).isEmpty)
+        // Switching the vocabulary recomputes the bags.
+        var switched = db
+        switched.vocabulary = nil
+        #expect(switched.bags.isEmpty && switched.candidates(for: Array(images[1][120..<160])).first?.id == 3)
+        c.depth = 2
+        let coarse = try Vocabulary.train(images: chunked(images, size: 40), configuration: c)
+        switched.vocabulary = coarse
+        #expect(switched.bags == KeyframeDatabase(keyframes: db.keyframes, vocabulary: coarse).bags && switched.bags != db.bags)
+        switched.vocabulary = v
+        #expect(switched.bags == db.bags)
         // Without a vocabulary: brute force, same answer.
         let (plain, _) = Self.database(nil)
         #expect(plain.bags.isEmpty && plain.candidates(for: Array(images[1][120..<160])).first?.id == 3)

@@ -54,7 +54,12 @@ public struct KeyframeDatabase: Sendable, Equatable {
     public private(set) var keyframes: [Keyframe] = []
     /// The vocabulary of the place-recognition index; nil: candidates by brute-force votes.
     /// Setting it recomputes every keyframe's bag of words.
-    public var vocabulary: Vocabulary? { didSet { reindex() } }
+    public var vocabulary: Vocabulary? {
+        didSet {
+            bags = []
+            reindex()
+        }
+    }
     /// Each keyframe's bag of words (same order as ``keyframes``; empty without a vocabulary).
     public private(set) var bags: [BagOfWords] = []
     /// Keyframes ranked by bag-of-words score whose descriptor votes are counted in
@@ -97,14 +102,21 @@ public struct KeyframeDatabase: Sendable, Equatable {
 
     /// The keyframes for which `isIncluded` holds, with their bags of words (nothing recomputed).
     public func filter(_ isIncluded: (Keyframe) -> Bool) -> KeyframeDatabase {
-        var out = KeyframeDatabase(vocabulary: nil)
+        var out = KeyframeDatabase(vocabulary: vocabulary, keyframes: [], bags: [])
         out.shortlistLength = shortlistLength
         for i in keyframes.indices where isIncluded(keyframes[i]) {
             out.keyframes.append(keyframes[i])
             if i < bags.count { out.bags.append(bags[i]) }
         }
-        out.vocabulary = vocabulary  // didSet: its bags are kept, only the index is rebuilt
+        out.reindex()  // the bags match the keyframes: only the index is rebuilt
         return out
+    }
+
+    /// A database from keyframes in id order and their bags (none: computed by ``reindex()``).
+    private init(vocabulary: Vocabulary?, keyframes: [Keyframe], bags: [BagOfWords]) {
+        self.vocabulary = vocabulary
+        self.keyframes = keyframes
+        self.bags = bags
     }
 
     /// Replaces keyframes by moved copies with the same ids (poses and point positions corrected,
@@ -120,7 +132,7 @@ public struct KeyframeDatabase: Sendable, Equatable {
         }
     }
 
-    /// Recomputes the bags (unless they already match the keyframes) and the inverted index.
+    /// Computes the bags (unless they already match the keyframes) and the inverted index.
     private mutating func reindex() {
         guard let vocabulary else {
             bags = []
