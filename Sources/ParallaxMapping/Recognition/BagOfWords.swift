@@ -21,7 +21,7 @@ public struct BagOfWords: Sendable, Equatable {
     /// True when the bag holds no word.
     public var isEmpty: Bool { words.isEmpty }
 
-    /// The L1 score of the paper (Gálvez-López & Tardós 2012, eq. 3),
+    /// The L1 score of Gálvez-López & Tardós 2012 (after Nistér & Stewénius 2006),
     ///
     ///     s(v₁, v₂) = 1 − ½ ‖ v₁/‖v₁‖₁ − v₂/‖v₂‖₁ ‖₁ ∈ [0, 1],
     ///
@@ -47,7 +47,7 @@ public struct BagOfWords: Sendable, Equatable {
 }
 
 /// Word → the documents (keyframe slots) holding it, with their values: scoring a query visits only
-/// the documents that share one of its words (DBoW2's inverted file, section IV of the paper).
+/// the documents that share one of its words (the inverted index of Gálvez-López & Tardós 2012).
 struct InvertedIndex: Sendable {
     private var postings: [[(document: Int, value: Double)]]
 

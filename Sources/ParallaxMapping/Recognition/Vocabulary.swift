@@ -7,7 +7,7 @@ import Foundation
 /// root holds a centre, a ``BinaryDescriptor``; a descriptor descends from the root to the child
 /// whose centre is nearest in Hamming distance, level by level, until it reaches a leaf. The
 /// leaves are the *words*. Each word carries an inverse document frequency weight learnt from
-/// the training images (section III.B of the paper):
+/// the training images (the paper's section on the image database):
 ///
 ///     idf(i) = ln(N / nᵢ)      N training images, nᵢ of them holding word i
 ///
@@ -129,7 +129,7 @@ public final class Vocabulary: Sendable {
     }
 
     /// The bag of words of one image's descriptors: entry i is tf(i) · idf(i), with
-    /// tf(i) = nᵢ/n (nᵢ of the n descriptors fall in word i; paper eq. 2), then scaled to unit
+    /// tf(i) = nᵢ/n (nᵢ of the n descriptors fall in word i), then scaled to unit
     /// L1 norm. Words of zero weight (seen in every training image) are left out.
     public func bagOfWords(_ descriptors: [BinaryDescriptor]) -> BagOfWords {
         var counts: [Int: Int] = [:]

@@ -21,7 +21,7 @@ public struct VocabularyTrainingConfiguration: Sendable {
 
 extension Vocabulary {
     /// Trains a vocabulary on descriptors grouped by image (hierarchical k-majority clustering,
-    /// Gálvez-López & Tardós 2012, section III.A):
+    /// Gálvez-López & Tardós 2012, the vocabulary tree of their image database):
     ///
     /// 1. The root holds every training descriptor. A node with more than one distinct descriptor
     ///    above level `L` is split in `k` clusters by k-majority: k-medians in Hamming space whose
