@@ -90,7 +90,9 @@ let package = Package(
         // World maps: keyframes, binary descriptors, relocalization (docs/world-maps.md).
         .target(
             name: "ParallaxMapping",
-            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking"]),
+            dependencies: ["ParallaxMath", "ParallaxImaging", "ParallaxDatasets", "ParallaxVision", "ParallaxTracking"],
+            // The shipped place-recognition vocabulary (Vocabulary.standard; remade by scripts/make-vocabulary.sh).
+            resources: [.copy("Resources/default.voc")]),
         .target(
             name: "ParallaxAR",
             dependencies: [

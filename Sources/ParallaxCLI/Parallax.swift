@@ -15,7 +15,7 @@ struct Parallax: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InfoCommand.self, ReplayCommand.self, ConvertCommand.self, HitTestCommand.self, EvaluateCommand.self, RenderCommand.self,
-            ViewCommand.self, SimulateCommand.self, BenchCommand.self,
+            ViewCommand.self, SimulateCommand.self, BenchCommand.self, VocabularyCommand.self,
         ])
 
     /// Command names from before `evaluate` became a group, still accepted as the first argument.

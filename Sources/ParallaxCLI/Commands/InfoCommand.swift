@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParallaxDatasets
+import ParallaxMapping
 import ParallaxMath
 import ParallaxRecordings
 
@@ -29,6 +30,10 @@ struct InfoCommand: ParsableCommand {
     var validate = false
 
     func run() throws {
+        if VocabularyFile.isVocabularyFile(input.dataset) {
+            print(VocabularyInfo.describe(try VocabularyFile.read(contentsOf: input.url), path: input.dataset))
+            return
+        }
         if MapInfo.isMapFile(input.dataset) {
             print(try MapInfo.describe(input.dataset))
             return

@@ -45,16 +45,45 @@ public struct Keyframe: Sendable, Equatable {
     public var axis_world: Vector3 { T_world_camera.rotate(Vector3(0, 0, 1)) }
 }
 
-/// The keyframes of a map with the questions mapping asks of them.
+/// The keyframes of a map with the questions mapping asks of them. With a ``Vocabulary`` (by
+/// default ``Vocabulary/standard``) every keyframe's descriptors are also kept as a bag of words
+/// in an inverted index, so ``candidates(for:maximumDistance:count:minimumVotes:)`` finds places
+/// without visiting every keyframe.
 public struct KeyframeDatabase: Sendable, Equatable {
     /// All keyframes, by id order.
     public private(set) var keyframes: [Keyframe] = []
+    /// The vocabulary of the place-recognition index; nil: candidates by brute-force votes.
+    /// Setting it recomputes every keyframe's bag of words.
+    public var vocabulary: Vocabulary? {
+        didSet {
+            bags = []
+            reindex()
+        }
+    }
+    /// Each keyframe's bag of words (same order as ``keyframes``; empty without a vocabulary).
+    public private(set) var bags: [BagOfWords] = []
+    /// Keyframes ranked by bag-of-words score whose descriptor votes are counted in
+    /// ``candidates(for:maximumDistance:count:minimumVotes:)``.
+    public var shortlistLength = 10
+    private var index: InvertedIndex?
 
     /// An empty database.
-    public init() {}
+    public init(vocabulary: Vocabulary? = .standard) {
+        self.vocabulary = vocabulary
+        reindex()
+    }
 
     /// A database holding `keyframes`.
-    public init(keyframes: [Keyframe]) { self.keyframes = keyframes.sorted { $0.id < $1.id } }
+    public init(keyframes: [Keyframe], vocabulary: Vocabulary? = .standard) {
+        self.keyframes = keyframes.sorted { $0.id < $1.id }
+        self.vocabulary = vocabulary
+        reindex()
+    }
+
+    /// Same keyframes and same vocabulary (by identity); the index is derived from them.
+    public static func == (a: KeyframeDatabase, b: KeyframeDatabase) -> Bool {
+        a.keyframes == b.keyframes && a.vocabulary === b.vocabulary
+    }
 
     /// The next free keyframe id.
     public var nextID: Int { (keyframes.last?.id ?? -1) + 1 }
@@ -63,7 +92,58 @@ public struct KeyframeDatabase: Sendable, Equatable {
     public var pointCount: Int { keyframes.reduce(0) { $0 + $1.points.count } }
 
     /// Adds a keyframe.
-    public mutating func add(_ keyframe: Keyframe) { keyframes.append(keyframe) }
+    public mutating func add(_ keyframe: Keyframe) {
+        keyframes.append(keyframe)
+        guard let vocabulary else { return }
+        let bag = vocabulary.bagOfWords(keyframe.points.map(\.descriptor))
+        bags.append(bag)
+        index?.add(bag, document: keyframes.count - 1)
+    }
+
+    /// The keyframes for which `isIncluded` holds, with their bags of words (nothing recomputed).
+    public func filter(_ isIncluded: (Keyframe) -> Bool) -> KeyframeDatabase {
+        var out = KeyframeDatabase(vocabulary: vocabulary, keyframes: [], bags: [])
+        out.shortlistLength = shortlistLength
+        for i in keyframes.indices where isIncluded(keyframes[i]) {
+            out.keyframes.append(keyframes[i])
+            if i < bags.count { out.bags.append(bags[i]) }
+        }
+        out.reindex()  // the bags match the keyframes: only the index is rebuilt
+        return out
+    }
+
+    /// A database from keyframes in id order and their bags (none: computed by ``reindex()``).
+    private init(vocabulary: Vocabulary?, keyframes: [Keyframe], bags: [BagOfWords]) {
+        self.vocabulary = vocabulary
+        self.keyframes = keyframes
+        self.bags = bags
+    }
+
+    /// Replaces keyframes by moved copies with the same ids (poses and point positions corrected,
+    /// descriptors unchanged, so the bags of words stay); ids not in the database are ignored.
+    public mutating func replacePoses(from moved: [Keyframe]) {
+        let slot = Dictionary(uniqueKeysWithValues: keyframes.enumerated().map { ($1.id, $0) })
+        for k in moved {
+            guard let i = slot[k.id] else { continue }
+            keyframes[i].T_world_camera = k.T_world_camera
+            for j in keyframes[i].points.indices where j < k.points.count {
+                keyframes[i].points[j].position_world = k.points[j].position_world
+            }
+        }
+    }
+
+    /// Computes the bags (unless they already match the keyframes) and the inverted index.
+    private mutating func reindex() {
+        guard let vocabulary else {
+            bags = []
+            index = nil
+            return
+        }
+        if bags.count != keyframes.count { bags = keyframes.map { vocabulary.bagOfWords($0.points.map(\.descriptor)) } }
+        var built = InvertedIndex(wordCount: vocabulary.wordCount)
+        for (i, bag) in bags.enumerated() { built.add(bag, document: i) }
+        index = built
+    }
 
     /// The keyframe nearest to a camera pose that looks the same way: within `distance` metres
     /// and `angle` radians of viewing direction, nil if none (a place already mapped).
@@ -78,19 +158,51 @@ public struct KeyframeDatabase: Sendable, Equatable {
         return best?.1
     }
 
-    /// Keyframes ranked by how many of `descriptors` find a close descriptor among their points
-    /// (distance ≤ `maximumDistance`), best first, at most `count` with at least `minimumVotes`.
+    /// Candidate keyframes for a query image's descriptors, best first, at most `count`, each with
+    /// at least `minimumVotes` query descriptors that find a point within `maximumDistance` bits.
+    ///
+    /// With a vocabulary: the keyframes sharing words with the query, from the inverted index,
+    /// ranked by bag-of-words L1 score; the best ``shortlistLength`` are then ordered by their votes.
+    /// Votes decide the final order because they count what PnP will get — matchable points —
+    /// while the score also rewards words the keyframe's few map points do not hold: ordered by
+    /// score alone, the V1_01 blackout run picked keyframes with too few inliers and did not
+    /// relocalize (docs/world-maps.md). Without a vocabulary: every keyframe's votes (cost
+    /// keyframes × query × points).
     public func candidates(for descriptors: [BinaryDescriptor], maximumDistance: Int = 50, count: Int = 3,
                            minimumVotes: Int = 12) -> [Keyframe] {
+        guard let vocabulary, let index else {
+            return bruteForceCandidates(for: descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
+        }
+        let shortlist = index.scores(vocabulary.bagOfWords(descriptors)).sorted {
+            $0.value != $1.value ? $0.value > $1.value : keyframes[$0.key].id > keyframes[$1.key].id
+        }.prefix(shortlistLength).map { keyframes[$0.key] }
+        return Self.rankedByVotes(shortlist, descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
+    }
+
+    /// ``candidates(for:maximumDistance:count:minimumVotes:)`` without the vocabulary: every keyframe's votes.
+    public func bruteForceCandidates(for descriptors: [BinaryDescriptor], maximumDistance: Int = 50, count: Int = 3,
+                                     minimumVotes: Int = 12) -> [Keyframe] {
+        Self.rankedByVotes(keyframes, descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
+    }
+
+    /// The keyframes with at least `minimumVotes` votes, most first (ties: newer first), at most `count`.
+    private static func rankedByVotes(_ keyframes: [Keyframe], _ descriptors: [BinaryDescriptor], maximumDistance: Int,
+                                      count: Int, minimumVotes: Int) -> [Keyframe] {
         var scored: [(Int, Keyframe)] = []
         for k in keyframes {
-            var votes = 0
-            for q in descriptors where k.points.contains(where: { $0.descriptor.distance(to: q) <= maximumDistance }) {
-                votes += 1
-            }
+            let votes = Self.votes(descriptors, k, maximumDistance: maximumDistance)
             if votes >= minimumVotes { scored.append((votes, k)) }
         }
         return scored.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : $0.1.id > $1.1.id }.prefix(count).map(\.1)
+    }
+
+    /// Query descriptors with a point of `k` within `maximumDistance` bits.
+    private static func votes(_ descriptors: [BinaryDescriptor], _ k: Keyframe, maximumDistance: Int) -> Int {
+        var votes = 0
+        for q in descriptors where k.points.contains(where: { $0.descriptor.distance(to: q) <= maximumDistance }) {
+            votes += 1
+        }
+        return votes
     }
 
     /// Moves every keyframe and point by a 4-DoF correction `T` (applied on the world side).

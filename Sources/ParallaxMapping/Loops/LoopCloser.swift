@@ -109,9 +109,9 @@ struct LoopCloser {
 
     /// Keyframes old enough to close a loop with.
     func candidates(in database: KeyframeDatabase, now: Double) -> KeyframeDatabase {
-        KeyframeDatabase(keyframes: database.keyframes.filter { k in
+        database.filter { k in  // keeps the bags of words: nothing re-described per attempt
             records[k.id].map { now - $0.madeAt >= configuration.minimumAge } ?? true
-        })
+        }
     }
 
     /// Checks a PnP answer against the odometry's prediction; the reason when rejected.

@@ -39,7 +39,7 @@ extension WorldMapper {
             moved[i].T_world_camera = C * moved[i].T_world_camera
             for j in moved[i].points.indices { moved[i].points[j].position_world = C * moved[i].points[j].position_world }
         }
-        database = KeyframeDatabase(keyframes: moved)
+        database.replacePoses(from: moved)  // descriptors unchanged: the bags of words stay
         let live = corrections.first { $0.id == latest.id }?.correction ?? .identity
         T_world_odom = WorldMapper.yawAndTranslation(live * T_world_odom)
         let event = LoopClosureEvent(timestamp: timestamp, oldKeyframeID: oldID, currentKeyframeID: latest.id, inliers: r.inlierCount,
