@@ -24,7 +24,8 @@ public struct Relocalization: Sendable {
 }
 
 /// Finds the camera in a keyframe map from one image: corners, oriented BRIEF, candidate
-/// keyframes by descriptor votes, Hamming matching, gravity-aligned PnP RANSAC.
+/// keyframes from the bag-of-words index (shortlist ordered by descriptor votes, ``KeyframeDatabase/candidates(for:maximumDistance:count:minimumVotes:)``),
+/// Hamming matching, gravity-aligned PnP RANSAC.
 public struct Relocalizer: Sendable {
     /// Corner detector for the query image.
     public var detector = GridCornerDetector(gridColumns: 24, gridRows: 16, minDistance: 12, minScore: 8)
