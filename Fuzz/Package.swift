@@ -36,5 +36,6 @@ let package = Package(
         fuzzTarget("FuzzTrajectory"),
         fuzzTarget("FuzzMap"),
         fuzzTarget("FuzzRecording"),
+        fuzzTarget("FuzzVocabulary"),
     ]
 )

@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh [--seconds N] [--record] [target ...]
 #
-# Targets: csv yaml png scene gltf obj trajectory map recording (default: all). --seconds is per target
+# Targets: csv yaml png scene gltf obj trajectory map recording vocabulary (default: all). --seconds is per target
 # (default 60). Each target starts from its seed corpus Fuzz/Corpus/<target>/ plus the inputs
 # earlier runs found interesting (.build-fuzz/corpus/<target>/, not in git). A crash stops that
 # target; libFuzzer's reproducer is kept in Fuzz/Artifacts/<target>/ and the script exits 1 at
@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(csv yaml png scene gltf obj trajectory map recording)
+all_targets=(csv yaml png scene gltf obj trajectory map recording vocabulary)
 seconds=60
 record=0
 targets=()
