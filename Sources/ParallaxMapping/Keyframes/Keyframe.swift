@@ -168,12 +168,17 @@ public struct KeyframeDatabase: Sendable, Equatable {
     /// score alone, the V1_01 blackout run picked keyframes with too few inliers and did not
     /// relocalize (docs/world-maps.md). Without a vocabulary: every keyframe's votes (cost
     /// keyframes × query × points).
+    /// `isIncluded`, when given, limits the answer to the keyframes it accepts (loop detection: old
+    /// enough ones) without building a filtered database and its index on every query.
     public func candidates(for descriptors: [BinaryDescriptor], maximumDistance: Int = 50, count: Int = 3,
-                           minimumVotes: Int = 12) -> [Keyframe] {
+                           minimumVotes: Int = 12, where isIncluded: ((Keyframe) -> Bool)? = nil) -> [Keyframe] {
         guard let vocabulary, let index else {
-            return bruteForceCandidates(for: descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
+            let eligible = isIncluded.map { keyframes.filter($0) } ?? keyframes
+            return Self.rankedByVotes(eligible, descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
         }
-        let shortlist = index.scores(vocabulary.bagOfWords(descriptors)).sorted {
+        let shortlist = index.scores(vocabulary.bagOfWords(descriptors)).filter { entry in
+            isIncluded.map { $0(keyframes[entry.key]) } ?? true
+        }.sorted {
             $0.value != $1.value ? $0.value > $1.value : keyframes[$0.key].id > keyframes[$1.key].id
         }.prefix(shortlistLength).map { keyframes[$0.key] }
         return Self.rankedByVotes(shortlist, descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)

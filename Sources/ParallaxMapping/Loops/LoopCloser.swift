@@ -107,11 +107,9 @@ struct LoopCloser {
         return true
     }
 
-    /// Keyframes old enough to close a loop with.
-    func candidates(in database: KeyframeDatabase, now: Double) -> KeyframeDatabase {
-        database.filter { k in  // keeps the bags of words: nothing re-described per attempt
-            records[k.id].map { now - $0.madeAt >= configuration.minimumAge } ?? true
-        }
+    /// True for a keyframe old enough to close a loop with.
+    func isCandidate(_ k: Keyframe, now: Double) -> Bool {
+        records[k.id].map { now - $0.madeAt >= configuration.minimumAge } ?? true
     }
 
     /// Checks a PnP answer against the odometry's prediction; the reason when rejected.

@@ -8,11 +8,13 @@ extension WorldMapper {
     func detectLoop(timestamp: Double, T_odom_camera T_oc: RigidTransform, image: GrayImage) -> LoopClosureEvent? {
         let t0 = threadMilliseconds()
         defer { loopMilliseconds.append(threadMilliseconds() - t0) }
-        let old = loops.candidates(in: database, now: timestamp)
-        guard !old.keyframes.isEmpty else { return nil }
+        let loops = self.loops
+        let isOld = { (k: Keyframe) in loops.isCandidate(k, now: timestamp) }
+        guard database.keyframes.contains(where: isOld) else { return nil }
         let predicted = T_world_odom * T_oc
         var finder = relocalizer
-        guard let r = finder.locate(image, R_gravity_camera: predicted.rotationMatrix, camera: camera, in: old) else { return nil }
+        guard let r = finder.locate(image, R_gravity_camera: predicted.rotationMatrix, camera: camera, in: database,
+                                    where: isOld) else { return nil }
         return closeLoop(r, timestamp: timestamp, T_odom_camera: T_oc)
     }
 

@@ -76,13 +76,14 @@ public struct Relocalizer: Sendable {
 
     /// Locates the camera that took `image`, whose rotation relative to gravity is that of
     /// `R_gravity_camera` up to a yaw; nil when no keyframe is verified.
+    /// `isIncluded` limits the candidate keyframes (loop detection: only old enough ones).
     public mutating func locate(_ image: GrayImage, R_gravity_camera: Matrix3, camera: any CameraModel,
-                       in map: KeyframeDatabase) -> Relocalization? {
+                                in map: KeyframeDatabase, where isIncluded: ((Keyframe) -> Bool)? = nil) -> Relocalization? {
         let query = describeCorners(image)
         lastAttempt = Attempt(corners: query.count)
         guard query.count >= pnp.minimumInliers else { return nil }
         let descriptors = query.map(\.descriptor)
-        let candidates = map.candidates(for: descriptors, count: candidateCount)
+        let candidates = map.candidates(for: descriptors, count: candidateCount, where: isIncluded)
         lastAttempt.candidates = candidates.count
         guard !candidates.isEmpty else { return nil }
         var correspondences: [PnPCorrespondence] = []
