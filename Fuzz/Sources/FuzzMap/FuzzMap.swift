@@ -28,7 +28,7 @@ func resealed(_ bytes: [UInt8]) -> [UInt8]? {
         let start = offset + 16
         guard length <= UInt64(bytes.count - start) else { return out }
         let end = start + Int(length)
-        let crc = checksum(Array(bytes[start..<end]))
+        let crc = crc32(Array(bytes[start..<end]))
         for i in 0..<4 { out[offset + 12 + i] = UInt8(truncatingIfNeeded: crc >> (8 * UInt32(i))) }
         offset = end
     }
@@ -38,16 +38,6 @@ func resealed(_ bytes: [UInt8]) -> [UInt8]? {
 /// Little-endian unsigned integer of `width` bytes at `offset`.
 func readLE(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64 {
     (0..<width).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * UInt64($1)) }
-}
-
-/// CRC-32 (IEEE, reflected 0xEDB88320), bit by bit: the harness's own copy of the file's checksum.
-func checksum(_ bytes: [UInt8]) -> UInt32 {
-    var c: UInt32 = 0xFFFF_FFFF
-    for b in bytes {
-        c ^= UInt32(b)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-    }
-    return c ^ 0xFFFF_FFFF
 }
 
 /// The entry point SwiftPM links as `main`: libFuzzer's driver with this target's callback.

@@ -80,3 +80,14 @@ extension ScratchFolder {
         }
     }
 }
+
+/// CRC-32 (IEEE, reflected 0xEDB88320), bit by bit: the harnesses' own copy of the file formats'
+/// checksum, so they can reseal mutated inputs.
+public func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var c: UInt32 = 0xFFFF_FFFF
+    for b in bytes {
+        c ^= UInt32(b)
+        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+    }
+    return c ^ 0xFFFF_FFFF
+}

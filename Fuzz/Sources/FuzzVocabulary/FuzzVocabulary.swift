@@ -35,16 +35,6 @@ func exercise(_ bytes: [UInt8]) {
     _ = bag.score(bag)
 }
 
-/// CRC-32 (IEEE, reflected 0xEDB88320), bit by bit: the harness's own copy of the file's checksum.
-func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var c: UInt32 = 0xFFFF_FFFF
-    for b in bytes {
-        c ^= UInt32(b)
-        for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-    }
-    return c ^ 0xFFFF_FFFF
-}
-
 /// The entry point SwiftPM links as `main`: libFuzzer's driver with this target's callback.
 @_cdecl("FuzzVocabulary_main")
 public func fuzzVocabularyMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {

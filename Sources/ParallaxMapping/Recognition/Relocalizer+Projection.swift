@@ -55,21 +55,24 @@ extension Relocalizer {
         lastAttempt = Attempt(corners: query.count)
         guard query.count >= pnp.minimumInliers else { return nil }
         let projected = Self.projectMapPoints(map, into: T_world_camera, camera: camera, search: search)
-        lastAttempt.candidates = Set(projected.map(\.keyframe)).count
+        let keyframes = Array(Set(projected.map(\.keyframe))).sorted()
+        lastAttempt.candidates = keyframes.count
         let correspondences = Self.matchByProjection(query, projected, camera: camera, search: search)
         lastAttempt.correspondences = correspondences.count
         let R_gravity_camera = T_world_camera.rotationMatrix
+        // One RANSAC run: with the minimum lowered to 3 it finds the same best pose as the real
+        // minimum would (same seeded samples), so the consensus and the solution both come from it.
         var loose = pnp
         loose.minimumInliers = 3
-        let consensus = loose.solve(correspondences, R_gravity_camera: R_gravity_camera)?.inliers.count ?? 0
+        let best = loose.solve(correspondences, R_gravity_camera: R_gravity_camera)
+        let consensus = best?.inliers.count ?? 0
         let agreeing = Self.agreeing(correspondences, with: T_world_camera, camera: camera, pixels: search.confirmationPixels)
-        let keyframes = Array(Set(projected.map(\.keyframe))).sorted()
         if agreeing >= search.confirmationMinimum, Double(agreeing) >= search.confirmationFraction * Double(consensus) {
             lastAttempt.inliers = agreeing
             return Relocalization(T_world_camera: T_world_camera, inlierCount: agreeing, keyframeIDs: keyframes,
                                   confirmsPrediction: true)
         }
-        guard let solution = pnp.solve(correspondences, R_gravity_camera: R_gravity_camera) else {
+        guard let solution = best, consensus >= pnp.minimumInliers else {
             lastAttempt.bestRejectedInliers = consensus
             return nil
         }
