@@ -29,6 +29,18 @@ struct LoopClosureTests {
         #expect(optimized <= made * 1.02)
         #expect(accuracy.live <= odometry * 1.02)
 
+        // The pose graph ran on a background thread and was handed back at a fixed data time: a
+        // second run gives the same map, pose for pose, and every correction came a latency after
+        // its detection (or at the end of the run).
+        let latency = mapper.configuration.loopClosure.optimizationLatency
+        for e in mapper.loopClosures.dropLast() {  // the last may be a deferred loop optimised at the end
+            #expect(e.timestamp >= e.detectedAt + latency - 1e-9)
+        }
+        let again = WorldMapper(camera: try data.cameras[0].makeCameraModel())
+        _ = try MappedReplay(dataset: data, mode: .mono).run(mapper: again, to: 60)
+        #expect(again.database == mapper.database)
+        #expect(again.loopClosures.map(\.timestamp) == mapper.loopClosures.map(\.timestamp))
+
         // A planted false loop: the newest keyframe's view matched 0.5 m and 20° away.
         let latest = try #require(mapper.database.keyframes.last)
         let T_oc = mapper.T_world_odom.inverse * latest.T_world_camera

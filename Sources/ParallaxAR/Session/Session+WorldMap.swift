@@ -23,7 +23,12 @@ extension Session {
     /// The current world map (`ARSession.getCurrentWorldMap`): keyframes, map points and user anchors.
     /// - Throws: ``WorldMapUnavailable`` before tracking has mapped anything (no keyframe yet).
     public func getCurrentWorldMap() throws -> WorldMap {
-        guard let mapping = worldMapping, !mapping.mapper.database.keyframes.isEmpty, let T_A_W = worldTransform else {
+        guard let mapping = worldMapping, !mapping.mapper.database.keyframes.isEmpty else {
+            throw WorldMapUnavailable(description: "not enough of the scene is mapped yet (no keyframe)")
+        }
+        // A loop closure still being optimised belongs in the saved map: wait for it.
+        if let loop = mapping.mapper.finishPendingLoopClosure() { moveAnchors(with: loop) }
+        guard let T_A_W = worldTransform else {
             throw WorldMapUnavailable(description: "not enough of the scene is mapped yet (no keyframe)")
         }
         let anchors = anchors.compactMap { $0 as? WorldAnchor }.map {

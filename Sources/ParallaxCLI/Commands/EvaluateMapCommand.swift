@@ -36,9 +36,19 @@ struct EvaluateMapCommand: ParsableCommand {
     @Flag(help: "Turn loop closing off (relocalization only).")
     var noLoopClosure = false
 
+    @Option(parsing: .unconditional,
+            help: "Data seconds from a loop's detection to the frame its pose-graph correction is applied, optimised on a background thread meanwhile (0…10; 0: on the tracking thread at once).")
+    var loopLatency: Double = 1
+
+    @Option(parsing: .unconditional,
+            help: "Shortest data time in seconds between two pose-graph optimisations; loops found sooner wait, their edges kept (0…60).")
+    var loopInterval: Double = 5
+
     func validate() throws {
         if let blackout { try NumberChecks.nonNegative(blackout, "--blackout", atMost: NumberChecks.maxSeconds, unit: "s") }
         try NumberChecks.positive(blackoutDuration, "--blackout-duration", atMost: 60, unit: "s")
+        try NumberChecks.nonNegative(loopLatency, "--loop-latency", atMost: 10, unit: "s")
+        try NumberChecks.nonNegative(loopInterval, "--loop-interval", atMost: 60, unit: "s")
     }
 
     func run() throws {
@@ -46,6 +56,8 @@ struct EvaluateMapCommand: ParsableCommand {
         let mode = try cameras.mode(for: data, named: input.dataset)
         var settings = WorldMapperConfiguration()
         settings.loopClosure.enabled = !noLoopClosure
+        settings.loopClosure.optimizationLatency = loopLatency
+        settings.loopClosure.minimumOptimizationInterval = loopInterval
         let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel(), configuration: settings)
         let window = blackout.map { $0...($0 + blackoutDuration) }
         let samples = try MappedReplay(dataset: data, mode: mode, blackout: window).run(mapper: mapper, from: range.from, to: range.to)
@@ -101,17 +113,24 @@ struct MapReport {
             lines.append("tracker resets (new odometry segments) at " + resets.map { String(format: "%.1f s", $0.1.time) }.joined(separator: ", "))
         }
         let graph = mapper.loopClosures.map(\.optimizationMilliseconds)
-        lines.append(String(format: "loops: %d closed, %d refused; %.1f ms per detection attempt (%d), pose graph %.1f ms per closure (max %.1f)",
-                            mapper.loopClosures.count, mapper.rejectedLoops.count, mean(mapper.loopMilliseconds), mapper.loopMilliseconds.count,
-                            mean(graph), graph.max() ?? 0))
+        let waits = mapper.loopClosures.map(\.waitMilliseconds)
+        let where_ = mapper.configuration.loopClosure.optimizationLatency > 0 ? "background thread" : "tracking thread"
+        lines.append(String(format: "loops: %d optimised (%d more deferred, %d already consistent), %d refused; %.1f ms per detection attempt (%d), pose graph %.1f ms per closure (max %.1f) on the %@, tracking waited %.1f ms in all (max %.1f)",
+                            mapper.loopClosures.count, mapper.deferredLoops, mapper.consistentLoops, mapper.rejectedLoops.count, mean(mapper.loopMilliseconds),
+                            mapper.loopMilliseconds.count, mean(graph), graph.max() ?? 0, where_, waits.reduce(0, +), waits.max() ?? 0))
         if verbose {
             for e in mapper.loopClosures {
-                lines.append(String(format: "  loop %.2f s: keyframe %d ↔ %d, %d inliers, live correction %.3f m %.2f°; %d steps, cost %.1f → %.1f",
+                lines.append(String(format: "  loop %.2f s (applied %.2f s): keyframe %d ↔ %d, %d inliers, live correction %.3f m %.2f°; %d steps, cost %.1f → %.1f",
+                                    e.detectedAt - (mapper.database.keyframes.first?.timestamp ?? 0),
                                     e.timestamp - (mapper.database.keyframes.first?.timestamp ?? 0), e.oldKeyframeID, e.currentKeyframeID,
                                     e.inliers, e.liveCorrection.translation.norm, e.liveCorrection.rotation.angle * 180 / .pi,
                                     e.iterations, e.costBefore, e.costAfter))
             }
             for reason in mapper.rejectedLoops { lines.append("  refused: \(reason)") }
+        }
+        if let last = samples.last?.time, last >= 120 {  // map growth: does a revisit add keyframes?
+            let perMinute = (0...Int(last / 60)).map { m in samples.filter { $0.output.addedKeyframe && Int($0.time / 60) == m }.count }
+            lines.append("keyframes added per minute: " + perMinute.map(String.init).joined(separator: " "))
         }
         lines.append("map: \(mapper.database.keyframes.count) keyframes, \(mapper.database.pointCount) points; \(mapper.relocalizationCount) relocalizations")
         var usage = rusage()

@@ -87,10 +87,18 @@ public final class WorldMapper {
     public internal(set) var loopMilliseconds: [Double] = []
     /// Loop closures applied.
     public internal(set) var loopClosures: [LoopClosureEvent] = []
+    /// Loops whose edge agreed with the map already (added to the graph without an optimisation).
+    public internal(set) var consistentLoops = 0
+    /// Loops whose optimisation was deferred (``LoopClosureConfiguration/minimumOptimizationInterval``).
+    public internal(set) var deferredLoops = 0
     /// Why verified-looking loop candidates (enough PnP inliers for a relocalization) were refused.
     public internal(set) var rejectedLoops: [String] = []
 
     var loops: LoopCloser
+    /// A loop closure whose pose graph is being optimised in the background.
+    var pendingLoop: PendingLoopClosure?
+    /// Time of the latest frame processed.
+    var lastTimestamp: Double?
     var segment = 0
     var T_world_odom = RigidTransform.identity
     var aligned: Bool
@@ -123,14 +131,19 @@ public final class WorldMapper {
                         featurePoints: [TrackedFeaturePoint], image: GrayImage) -> MappingOutput {
         let start = threadMilliseconds()
         frameCounter += 1
+        lastTimestamp = timestamp
         var relocalized = false, added = false
         var attempt: Relocalizer.Attempt?
+        // A loop found earlier whose background optimisation is due now.
+        var closure = applyPendingLoopClosure(at: timestamp) ?? optimizeDeferredLoop(at: timestamp)
         guard let T_oc = T_odom_camera else {
             if hadPose, !database.keyframes.isEmpty { aligned = false }  // the tracker reset: a new segment
             predictionValid = false
             if hadPose { segment += 1 }
             hadPose = false
-            return output(.notAvailable, start: start, relocalized: false, added: false)
+            var out = output(.notAvailable, start: start, relocalized: false, added: false)
+            out.loopClosure = closure
+            return out
         }
         loops.moved(to: T_oc, newSegment: !hadPose)
         hadPose = true
@@ -184,9 +197,9 @@ public final class WorldMapper {
                 }
             }
         }
-        var closure: LoopClosureEvent?
-        if aligned, trackingState == .normal, !refining, loops.attemptDue(at: timestamp) {
-            closure = detectLoop(timestamp: timestamp, T_odom_camera: T_oc, image: image)
+        if aligned, trackingState == .normal, !refining, loops.attemptDue(at: timestamp),
+           let now = detectLoop(timestamp: timestamp, T_odom_camera: T_oc, image: image) {
+            closure = now
         }
         var out = output(status, start: start, relocalized: relocalized, added: added)
         out.attempt = attempt

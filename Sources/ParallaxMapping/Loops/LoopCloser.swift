@@ -32,6 +32,21 @@ public struct LoopClosureConfiguration: Sendable {
     public var segmentLinkSigma = (position: 10.0, yaw: 1.0)
     /// Huber threshold (whitened) on loop edges.
     public var loopHuber = 3.0
+    /// Data seconds between a loop's detection and the frame its correction is applied at; the
+    /// pose graph is optimised on a background thread meanwhile (see `PendingLoopClosure`), so
+    /// tracking does not wait for it. 0: optimised on the tracking thread and applied at once.
+    public var optimizationLatency = 1.0
+    /// Most Gauss–Newton steps per optimisation.
+    public var iterations = 20
+    /// Shortest data time (s) between two optimisations: a loop found sooner adds its edge and
+    /// waits (the latest such loop is optimised, with every edge so far, when the interval is
+    /// over). On a walk that keeps revisiting a room, loops come every second or two; each
+    /// optimisation over hundreds of keyframes costs tens of milliseconds.
+    public var minimumOptimizationInterval = 5.0
+    /// A loop whose PnP pose agrees with the map's current poses within these (m, rad) adds its
+    /// edge without an optimisation: the map is already consistent there (on a walk that keeps
+    /// revisiting one room most loops are), and the edge counts at the next optimisation.
+    public var minimumCorrection = (position: 0.005, yaw: 0.1 * Double.pi / 180)
     /// Creates the defaults.
     public init() {}
 }
@@ -51,8 +66,14 @@ public struct LoopClosureEvent: Sendable {
     public var liveCorrection: RigidTransform
     /// Per keyframe (id, position before the correction, 4-DoF correction applied to it).
     public var keyframeCorrections: [(id: Int, position: Vector3, correction: RigidTransform)]
-    /// CPU milliseconds of the pose-graph optimisation.
+    /// CPU milliseconds of the pose-graph optimisation (on the background thread unless
+    /// ``LoopClosureConfiguration/optimizationLatency`` is 0).
     public var optimizationMilliseconds: Double
+    /// Frame time (s) the loop was detected at; ``timestamp`` is when it was applied.
+    public var detectedAt = 0.0
+    /// Wall-clock milliseconds the tracking thread waited for the background optimisation at
+    /// the hand-off (0 when it had finished).
+    public var waitMilliseconds = 0.0
     /// Gauss–Newton steps taken and the graph's cost (squared whitened residuals) before and after.
     public var iterations = 0, costBefore = 0.0, costAfter = 0.0
 
@@ -79,6 +100,11 @@ struct LoopCloser {
     }
     private(set) var records: [Int: Record] = [:]
     private(set) var loopEdges: [PoseGraphEdge] = []
+    /// A loop whose edge is in the graph but whose optimisation waits for the interval.
+    struct DeferredLoop { var old: Int, latest: Int, inliers: Int }
+    var deferred: DeferredLoop?
+    /// Frame time of the latest optimisation started.
+    var lastOptimizationAt = -Double.infinity
     private var lastAttempt = -Double.infinity
     /// A segment accepted where the odometry put it after the relocalization timeout: its yaw
     /// and position are a guess, so a loop is not checked against them (inliers only) and
@@ -128,18 +154,29 @@ struct LoopCloser {
     }
 
     /// Records a loop edge: old keyframe `old` (pose in the world now) to `latest`, whose loop
-    /// pose is the PnP camera pose carried back along the odometry to the keyframe.
-    mutating func addLoop(old: Keyframe, latest: Int, T_world_camera pnp: RigidTransform, T_odom_camera current: RigidTransform) {
-        guard let record = records[latest] else { return }
+    /// pose is the PnP camera pose carried back along the odometry to the keyframe. Returns how
+    /// far the edge disagrees with the map's current poses (nil when `latest` is unknown).
+    @discardableResult
+    mutating func addLoop(old: Keyframe, latest: Keyframe, T_world_camera pnp: RigidTransform,
+                          T_odom_camera current: RigidTransform) -> YawPose? {
+        guard let record = records[latest.id] else { return nil }
         let T_world_latest = pnp * current.inverse * record.T_odom_camera
         let measurement = Self.yawPose(old.T_world_camera).relative(to: Self.yawPose(T_world_latest))
-        loopEdges.append(PoseGraphEdge(from: old.id, to: latest, measurement: measurement, positionSigma: configuration.loopSigma.position,
+        loopEdges.append(PoseGraphEdge(from: old.id, to: latest.id, measurement: measurement, positionSigma: configuration.loopSigma.position,
                                        yawSigma: configuration.loopSigma.yaw, huber: configuration.loopHuber))
+        let now = Self.yawPose(old.T_world_camera).relative(to: Self.yawPose(latest.T_world_camera))
+        return YawPose(yaw: wrapAngle(measurement.yaw - now.yaw), position: measurement.position - now.position)
     }
 
-    /// Optimises the graph over `database`; the new 4-DoF camera poses by keyframe id, the steps
-    /// taken and the cost before and after.
-    func optimize(_ database: KeyframeDatabase) -> (poses: [Int: YawPose], iterations: Int, costBefore: Double, costAfter: Double) {
+    /// True when a loop edge's disagreement with the map is too small to optimise for.
+    func isConsistent(_ disagreement: YawPose) -> Bool {
+        disagreement.position.norm < configuration.minimumCorrection.position && abs(disagreement.yaw) < configuration.minimumCorrection.yaw
+    }
+
+    /// The pose graph over `database`: the keyframes' 4-DoF poses in keyframe order (their ids in
+    /// `ids`), odometry edges between consecutive keyframes of a segment, weak links across
+    /// segments, and the loop edges.
+    func graph(_ database: KeyframeDatabase) -> (graph: PoseGraph, ids: [Int]) {
         let keyframes = database.keyframes
         var index: [Int: Int] = [:]
         for (n, k) in keyframes.enumerated() { index[k.id] = n }
@@ -165,12 +202,7 @@ struct LoopCloser {
             edge.to = b
             edges.append(edge)
         }
-        var graph = PoseGraph(nodes: before, fixed: fixed, edges: edges)
-        let costBefore = graph.cost()
-        let steps = graph.optimize(iterations: 20)
-        var out: [Int: YawPose] = [:]
-        for (n, k) in keyframes.enumerated() { out[k.id] = graph.nodes[n] }
-        return (out, steps, costBefore, graph.cost())
+        return (PoseGraph(nodes: before, fixed: fixed, edges: edges), keyframes.map(\.id))
     }
 
     /// Heading of a camera pose: the azimuth of its x axis (image right), which stays near

@@ -154,35 +154,29 @@ public struct PoseGraph: Sendable {
             let d = pj.position - pi.position
             let c = cos(pi.yaw), s = sin(pi.yaw)
             // Rows: r_x, r_y, r_z, r_ψ. Columns per node: ψ, p_x, p_y, p_z.
-            let Ji: [[Double]] = [
-                [-s * d.x + c * d.y, -c, -s, 0],
-                [-c * d.x - s * d.y, s, -c, 0],
-                [0, 0, 0, -1],
-                [-1, 0, 0, 0],
-            ]
-            let Jj: [[Double]] = [[0, c, s, 0], [0, -s, c, 0], [0, 0, 0, 1], [1, 0, 0, 0]]
-            let rv = [r.position.x, r.position.y, r.position.z, r.yaw]
-            let w0 = [1 / (e.positionSigma * e.positionSigma), 1 / (e.positionSigma * e.positionSigma),
-                      1 / (e.positionSigma * e.positionSigma), 1 / (e.yawSigma * e.yawSigma)]
-            let n2 = zip(rv, w0).reduce(0) { $0 + $1.0 * $1.0 * $1.1 }
+            let Ji = JacobianRows(SIMD4(-s * d.x + c * d.y, -c, -s, 0), SIMD4(-c * d.x - s * d.y, s, -c, 0),
+                                  SIMD4(0, 0, 0, -1), SIMD4(-1, 0, 0, 0))
+            let Jj = JacobianRows(SIMD4(0, c, s, 0), SIMD4(0, -s, c, 0), SIMD4(0, 0, 0, 1), SIMD4(1, 0, 0, 0))
+            let rv = SIMD4(r.position.x, r.position.y, r.position.z, r.yaw)
+            let wp = 1 / (e.positionSigma * e.positionSigma), wy = 1 / (e.yawSigma * e.yawSigma)
+            let w0 = SIMD4(wp, wp, wp, wy)
+            let n2 = (rv * rv * w0).sum()
             guard n2.isFinite else { return nil }
-            let rho = robustWeight(e, n2)
-            let w = w0.map { $0 * rho }
+            let w = w0 * robustWeight(e, n2)
+            let wr = w * rv
             let blocks = [(index[e.from], Ji), (index[e.to], Jj)]
             for (na, Ja) in blocks where na >= 0 {
-                for col in 0..<4 {
-                    var sum = 0.0
-                    for row in 0..<4 { sum += Ja[row][col] * w[row] * rv[row] }
-                    g[4 * na + col] += sum
-                }
+                let ga = Ja.transposedTimes(wr)
+                for col in 0..<4 { g[4 * na + col] += ga[col] }
                 for (nb, Jb) in blocks where nb >= 0 && nb <= na {
                     for ca in 0..<4 {
+                        // Row ca of Jaᵀ W Jb: Σ_row Ja[row][ca] · w[row] · Jb[row].
+                        let weights = Ja.column(ca) * w
+                        let row = Jb.transposedTimes(weights)
                         for cb in 0..<4 {
                             let rowIndex = 4 * na + ca, colIndex = 4 * nb + cb
                             guard colIndex <= rowIndex else { continue }
-                            var sum = 0.0
-                            for row in 0..<4 { sum += Ja[row][ca] * w[row] * Jb[row][cb] }
-                            H.add(sum, row: rowIndex, column: colIndex)
+                            H.add(row[cb], row: rowIndex, column: colIndex)
                         }
                     }
                 }
@@ -190,6 +184,18 @@ public struct PoseGraph: Sendable {
         }
         return (H, g)
     }
+}
+
+/// A 4×4 Jacobian block by rows (no heap storage: the normal equations build one per edge end).
+private struct JacobianRows {
+    var r0, r1, r2, r3: SIMD4<Double>
+    init(_ r0: SIMD4<Double>, _ r1: SIMD4<Double>, _ r2: SIMD4<Double>, _ r3: SIMD4<Double>) {
+        (self.r0, self.r1, self.r2, self.r3) = (r0, r1, r2, r3)
+    }
+    /// `Jᵀ v`.
+    func transposedTimes(_ v: SIMD4<Double>) -> SIMD4<Double> { r0 * v[0] + r1 * v[1] + r2 * v[2] + r3 * v[3] }
+    /// Column `k`.
+    func column(_ k: Int) -> SIMD4<Double> { SIMD4(r0[k], r1[k], r2[k], r3[k]) }
 }
 
 /// Wraps an angle to (−π, π].

@@ -18,10 +18,12 @@ extension WorldMapper {
         return closeLoop(r, timestamp: timestamp, T_odom_camera: T_oc)
     }
 
-    /// Checks a verified place match against the odometry and, when it passes, adds the loop edge,
-    /// optimises the pose graph and applies the corrections (keyframes, their points, the live
-    /// `T_world_odom`). Nil when refused (the reason goes to ``rejectedLoops``) or when the
-    /// current segment has no keyframe yet to attach the loop to.
+    /// Checks a verified place match against the odometry and, when it passes, adds the loop edge
+    /// and starts the pose-graph optimisation (on a background thread; see `PendingLoopClosure`).
+    /// Returns the applied event when ``LoopClosureConfiguration/optimizationLatency`` is 0 (the
+    /// optimisation ran here), otherwise nil: ``applyPendingLoopClosure(at:)`` applies it later.
+    /// Nil too when refused (the reason goes to ``rejectedLoops``) or when the current segment has
+    /// no keyframe yet to attach the loop to.
     func closeLoop(_ r: Relocalization, timestamp: Double, T_odom_camera T_oc: RigidTransform) -> LoopClosureEvent? {
         guard let oldID = r.keyframeIDs.first, let oldKeyframe = database.keyframes.first(where: { $0.id == oldID }) else { return nil }
         if let reason = loops.check(r, predicted: T_world_odom * T_oc, oldKeyframe: oldID, segment: segment) {
@@ -29,27 +31,85 @@ extension WorldMapper {
             return nil
         }
         guard let latest = database.keyframes.last(where: { loops.records[$0.id]?.segment == segment }) else { return nil }
-        loops.addLoop(old: oldKeyframe, latest: latest.id, T_world_camera: r.T_world_camera, T_odom_camera: T_oc)
-        let t0 = threadMilliseconds()
-        let optimized = loops.optimize(database)
+        let disagreement = loops.addLoop(old: oldKeyframe, latest: latest, T_world_camera: r.T_world_camera, T_odom_camera: T_oc)
+        if let disagreement, loops.isConsistent(disagreement) {
+            consistentLoops += 1
+            return nil
+        }
+        let loop = LoopCloser.DeferredLoop(old: oldID, latest: latest.id, inliers: r.inlierCount)
+        if pendingLoop != nil || timestamp - loops.lastOptimizationAt < loops.configuration.minimumOptimizationInterval {
+            loops.deferred = loop  // optimised when the interval is over (see `optimizeDeferredLoop(at:)`)
+            deferredLoops += 1
+            return nil
+        }
+        return startOptimization(loop, at: timestamp, latency: loops.configuration.optimizationLatency)
+    }
+
+    /// Starts the optimisation of a loop deferred by ``LoopClosureConfiguration/minimumOptimizationInterval``
+    /// once the interval is over, if the tracker is still in the loop's segment (after a reset the
+    /// edge simply waits for the next loop). Returns the event when applied at once (latency 0).
+    func optimizeDeferredLoop(at timestamp: Double) -> LoopClosureEvent? {
+        guard pendingLoop == nil, let loop = loops.deferred,
+              timestamp - loops.lastOptimizationAt >= loops.configuration.minimumOptimizationInterval else { return nil }
+        loops.deferred = nil
+        guard loops.records[loop.latest]?.segment == segment else { return nil }
+        return startOptimization(loop, at: timestamp, latency: loops.configuration.optimizationLatency)
+    }
+
+    /// Builds the graph (with every loop edge so far) and optimises it in the background; with
+    /// `latency` 0 waits for it and returns the applied event.
+    private func startOptimization(_ loop: LoopCloser.DeferredLoop, at timestamp: Double, latency: Double) -> LoopClosureEvent? {
+        let (graph, ids) = loops.graph(database)
+        pendingLoop = PendingLoopClosure(graph: graph, ids: ids, iterations: loops.configuration.iterations, detectedAt: timestamp,
+                                         applyAt: timestamp + max(0, latency), oldKeyframeID: loop.old, latestKeyframeID: loop.latest,
+                                         inliers: loop.inliers)
+        loops.lastOptimizationAt = timestamp
+        loops.deferred = nil
+        return latency > 0 ? nil : applyPendingLoopClosure(at: timestamp)
+    }
+
+    /// Applies the pending loop closure when its hand-off time has come (waiting for the
+    /// background optimisation if it is still running): keyframes move to their optimised poses,
+    /// their points with them; keyframes made since the loop was detected, and the live
+    /// `T_world_odom`, move with the correction of the loop's latest keyframe (they hang off it by
+    /// odometry). Nil when nothing is pending or it is not yet time.
+    func applyPendingLoopClosure(at timestamp: Double) -> LoopClosureEvent? {
+        guard let pending = pendingLoop, timestamp >= pending.applyAt else { return nil }
+        pendingLoop = nil
+        let (optimized, waited) = pending.wait()
+        guard let latestBefore = database.keyframes.first(where: { $0.id == pending.latestKeyframeID }),
+              let latestAfter = optimized.poses[pending.latestKeyframeID] else { return nil }
+        let live = LoopCloser.correction(from: LoopCloser.yawPose(latestBefore.T_world_camera), to: latestAfter)
         var corrections: [(id: Int, position: Vector3, correction: RigidTransform)] = []
         var moved = database.keyframes
         for i in moved.indices {
-            guard let after = optimized.poses[moved[i].id] else { continue }
-            let C = LoopCloser.correction(from: LoopCloser.yawPose(moved[i].T_world_camera), to: after)
+            let C = optimized.poses[moved[i].id].map { LoopCloser.correction(from: LoopCloser.yawPose(moved[i].T_world_camera), to: $0) } ?? live
             corrections.append((moved[i].id, moved[i].T_world_camera.translation, C))
             moved[i].T_world_camera = C * moved[i].T_world_camera
             for j in moved[i].points.indices { moved[i].points[j].position_world = C * moved[i].points[j].position_world }
         }
         database.replacePoses(from: moved)  // descriptors unchanged: the bags of words stay
-        let live = corrections.first { $0.id == latest.id }?.correction ?? .identity
         T_world_odom = WorldMapper.yawAndTranslation(live * T_world_odom)
-        let event = LoopClosureEvent(timestamp: timestamp, oldKeyframeID: oldID, currentKeyframeID: latest.id, inliers: r.inlierCount,
-                                     liveCorrection: live, keyframeCorrections: corrections,
-                                     optimizationMilliseconds: threadMilliseconds() - t0, iterations: optimized.iterations,
+        var event = LoopClosureEvent(timestamp: timestamp, oldKeyframeID: pending.oldKeyframeID, currentKeyframeID: pending.latestKeyframeID,
+                                     inliers: pending.inliers, liveCorrection: live, keyframeCorrections: corrections,
+                                     optimizationMilliseconds: optimized.milliseconds, iterations: optimized.iterations,
                                      costBefore: optimized.costBefore, costAfter: optimized.costAfter)
+        event.detectedAt = pending.detectedAt
+        event.waitMilliseconds = waited
         loopClosures.append(event)
         if loops.unverifiedSegment == segment { loops.unverifiedSegment = nil }
         return event
+    }
+
+    /// Waits for a loop closure still being optimised and applies it now, or optimises a deferred
+    /// loop now (end of a run, or before saving the map); nil when there is neither.
+    public func finishPendingLoopClosure() -> LoopClosureEvent? {
+        if let pending = pendingLoop {
+            return applyPendingLoopClosure(at: max(pending.applyAt, lastTimestamp ?? pending.applyAt))
+        }
+        guard let loop = loops.deferred, let now = lastTimestamp else { return nil }
+        loops.deferred = nil
+        guard loops.records[loop.latest]?.segment == segment else { return nil }
+        return startOptimization(loop, at: now, latency: 0)
     }
 }

@@ -77,6 +77,7 @@ public struct MappedReplay {
             default: break
             }
         }
+        _ = mapper.finishPendingLoopClosure()  // a loop found in the last second still counts for the map
         return samples
     }
 }
