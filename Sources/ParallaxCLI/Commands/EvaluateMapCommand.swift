@@ -37,7 +37,7 @@ struct EvaluateMapCommand: ParsableCommand {
     var noLoopClosure = false
 
     @Option(parsing: .unconditional,
-            help: "Data seconds from a loop's detection to the frame its pose-graph correction is applied, optimised on a background thread meanwhile (0…10; 0: on the tracking thread at once).")
+            help: "Data seconds from a loop's detection to the frame its pose-graph correction is applied, optimised on the mapping thread meanwhile (0…10; 0: detection and optimisation on the tracking thread at once).")
     var loopLatency: Double = 1
 
     @Option(parsing: .unconditional,
@@ -57,6 +57,7 @@ struct EvaluateMapCommand: ParsableCommand {
         var settings = WorldMapperConfiguration()
         settings.loopClosure.enabled = !noLoopClosure
         settings.loopClosure.optimizationLatency = loopLatency
+        settings.loopClosure.detectionLatency = loopLatency > 0 ? settings.loopClosure.detectionLatency : 0
         settings.loopClosure.minimumOptimizationInterval = loopInterval
         let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel(), configuration: settings)
         let window = blackout.map { $0...($0 + blackoutDuration) }
@@ -113,11 +114,11 @@ struct MapReport {
             lines.append("tracker resets (new odometry segments) at " + resets.map { String(format: "%.1f s", $0.1.time) }.joined(separator: ", "))
         }
         let graph = mapper.loopClosures.map(\.optimizationMilliseconds)
-        let waits = mapper.loopClosures.map(\.waitMilliseconds)
-        let where_ = mapper.configuration.loopClosure.optimizationLatency > 0 ? "background thread" : "tracking thread"
-        lines.append(String(format: "loops: %d optimised (%d more deferred, %d already consistent), %d refused; %.1f ms per detection attempt (%d), pose graph %.1f ms per closure (max %.1f) on the %@, tracking waited %.1f ms in all (max %.1f)",
+        let waited = mapper.loopClosures.map(\.waitMilliseconds).reduce(0, +) + mapper.loopWaitMilliseconds
+        let where_ = mapper.configuration.loopClosure.optimizationLatency > 0 ? "mapping thread" : "tracking thread"
+        lines.append(String(format: "loops: %d optimised (%d more deferred, %d already consistent), %d refused; %.1f ms per detection attempt (%d) and pose graph %.1f ms per closure (max %.1f) on the %@, tracking waited %.1f ms in all for it",
                             mapper.loopClosures.count, mapper.deferredLoops, mapper.consistentLoops, mapper.rejectedLoops.count, mean(mapper.loopMilliseconds),
-                            mapper.loopMilliseconds.count, mean(graph), graph.max() ?? 0, where_, waits.reduce(0, +), waits.max() ?? 0))
+                            mapper.loopMilliseconds.count, mean(graph), graph.max() ?? 0, where_, waited))
         if verbose {
             for e in mapper.loopClosures {
                 lines.append(String(format: "  loop %.2f s (applied %.2f s): keyframe %d ↔ %d, %d inliers, live correction %.3f m %.2f°; %d steps, cost %.1f → %.1f",

@@ -83,8 +83,11 @@ public final class WorldMapper {
     public private(set) var keyframeMilliseconds: [Double] = []
     /// Mapping CPU milliseconds per relocalization attempt.
     public private(set) var relocalizationMilliseconds: [Double] = []
-    /// Mapping CPU milliseconds per loop detection attempt (including any pose-graph optimisation).
+    /// Mapping-thread CPU milliseconds per loop detection attempt (place recognition and PnP; the
+    /// pose graph is in ``LoopClosureEvent/optimizationMilliseconds``).
     public internal(set) var loopMilliseconds: [Double] = []
+    /// Wall-clock milliseconds the tracking thread waited for background loop detections in all.
+    public internal(set) var loopWaitMilliseconds = 0.0
     /// Loop closures applied.
     public internal(set) var loopClosures: [LoopClosureEvent] = []
     /// Loops whose edge agreed with the map already (added to the graph without an optimisation).
@@ -97,6 +100,8 @@ public final class WorldMapper {
     var loops: LoopCloser
     /// A loop closure whose pose graph is being optimised in the background.
     var pendingLoop: PendingLoopClosure?
+    /// A loop detection attempt running in the background.
+    var pendingDetection: PendingLoopDetection?
     /// Time of the latest frame processed.
     var lastTimestamp: Double?
     var segment = 0
@@ -136,6 +141,7 @@ public final class WorldMapper {
         var attempt: Relocalizer.Attempt?
         // A loop found earlier whose background optimisation is due now.
         var closure = applyPendingLoopClosure(at: timestamp) ?? optimizeDeferredLoop(at: timestamp)
+        if let found = collectLoopDetection(at: timestamp) { closure = found }
         guard let T_oc = T_odom_camera else {
             if hadPose, !database.keyframes.isEmpty { aligned = false }  // the tracker reset: a new segment
             predictionValid = false
@@ -197,8 +203,8 @@ public final class WorldMapper {
                 }
             }
         }
-        if aligned, trackingState == .normal, !refining, loops.attemptDue(at: timestamp),
-           let now = detectLoop(timestamp: timestamp, T_odom_camera: T_oc, image: image) {
+        if aligned, trackingState == .normal, !refining, pendingDetection == nil, loops.attemptDue(at: timestamp),
+           let now = startLoopDetection(timestamp: timestamp, T_odom_camera: T_oc, image: image) {
             closure = now
         }
         var out = output(status, start: start, relocalized: relocalized, added: added)

@@ -10,6 +10,9 @@ public struct LoopClosureConfiguration: Sendable {
     public var minimumAge = 10.0
     /// Seconds between loop detection attempts (each costs about a relocalization attempt).
     public var interval = 0.5
+    /// Data seconds from a detection attempt's frame to the frame its answer is collected at; the
+    /// search runs on the mapping thread meanwhile. 0: on the tracking thread at once.
+    public var detectionLatency = 0.5
     /// Fewest PnP inliers for a loop (the relocalizer needs 15; a loop moves the whole map).
     public var minimumInliers = 25
     /// The PnP yaw may differ from the odometry's by at most this (rad) …

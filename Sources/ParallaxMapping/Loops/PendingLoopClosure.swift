@@ -1,70 +1,64 @@
-import Dispatch
-import Foundation
+import ParallaxMath
 
-/// A pose-graph optimisation running off the tracking thread (VINS-Mono runs its pose graph in a
-/// thread of its own for the same reason: a loop over hundreds of keyframes costs tenths of a
-/// second, several frame periods).
+/// A loop closure whose pose graph is being optimised off the tracking thread (VINS-Mono runs its
+/// pose graph in a thread of its own for the same reason: a loop over hundreds of keyframes costs
+/// tenths of a second, several frame periods).
 ///
 /// The graph is built on the tracking thread (a copy of the keyframes' 4-DoF poses and the edges,
-/// cheap) and optimised on a background queue. Its result is handed back at a fixed data time,
-/// ``applyAt`` (the detecting frame's time plus ``LoopClosureConfiguration/optimizationLatency``),
-/// not whenever the thread happens to finish: replay stays deterministic, frame for frame, on any
-/// machine. If the optimisation is still running at that frame, tracking waits for it, and the wait
-/// is reported (``LoopClosureEvent/waitMilliseconds``); at camera rate on two cores it finishes
-/// well before.
-final class PendingLoopClosure: @unchecked Sendable {
+/// cheap) and optimised as a ``BackgroundJob``, handed back at ``LoopClosureConfiguration/optimizationLatency``
+/// after the detection; tracking waits only if it is not done by then, and the wait is reported
+/// (``LoopClosureEvent/waitMilliseconds``).
+struct PendingLoopClosure {
     /// What the optimisation gives back.
     struct Result {
         /// Optimised 4-DoF camera poses by keyframe id.
         var poses: [Int: YawPose]
         /// Gauss–Newton steps, and the cost before and after.
         var iterations: Int, costBefore: Double, costAfter: Double
-        /// CPU milliseconds the background thread spent.
-        var milliseconds: Double
     }
 
     /// Frame time (s) of the detection.
     let detectedAt: Double
-    /// Frame time (s) from which the result is applied.
-    let applyAt: Double
     /// The revisited keyframe and the latest keyframe of the current segment (the loop edge's ends).
     let oldKeyframeID: Int, latestKeyframeID: Int
     /// PnP inliers of the loop.
     let inliers: Int
+    /// The optimisation.
+    let job: BackgroundJob<Result>
 
-    private let finished = DispatchSemaphore(value: 0)
-    private var result: Result?
-    private static let queue = DispatchQueue(label: "parallax.pose-graph", qos: .utility)
-
-    /// Starts optimising `graph` (nodes in the order of `ids`) in the background.
+    /// Starts optimising `graph` (nodes in the order of `ids`).
     init(graph: PoseGraph, ids: [Int], iterations: Int, detectedAt: Double, applyAt: Double,
          oldKeyframeID: Int, latestKeyframeID: Int, inliers: Int) {
         self.detectedAt = detectedAt
-        self.applyAt = applyAt
         self.oldKeyframeID = oldKeyframeID
         self.latestKeyframeID = latestKeyframeID
         self.inliers = inliers
-        Self.queue.async { [self] in
-            let t0 = threadMilliseconds()
+        job = BackgroundJob(dueAt: applyAt) {
             var g = graph
             let before = g.cost()
             let steps = g.optimize(iterations: iterations)
             var poses: [Int: YawPose] = [:]
             for (n, id) in ids.enumerated() { poses[id] = g.nodes[n] }
-            result = Result(poses: poses, iterations: steps, costBefore: before, costAfter: g.cost(),
-                            milliseconds: threadMilliseconds() - t0)
-            finished.signal()
+            return Result(poses: poses, iterations: steps, costBefore: before, costAfter: g.cost())
         }
     }
 
-    /// Blocks until the optimisation is done; its result and the wall-clock milliseconds waited.
-    func wait() -> (result: Result, waitedMilliseconds: Double) {
-        let t0 = DispatchTime.now().uptimeNanoseconds
-        finished.wait()
-        finished.signal()  // a second wait returns at once
-        let waited = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-        // The semaphore orders the background write before this read.
-        guard let result else { return (Result(poses: [:], iterations: 0, costBefore: 0, costAfter: 0, milliseconds: 0), waited) }
-        return (result, waited)
-    }
+    /// Frame time (s) from which the result is applied.
+    var applyAt: Double { job.dueAt }
+}
+
+/// A loop detection attempt (place recognition and PnP against old keyframes) running off the
+/// tracking thread on a snapshot of the map; its answer is checked and turned into a loop edge when
+/// due (``LoopClosureConfiguration/detectionLatency`` later), against the same snapshot.
+struct PendingLoopDetection {
+    /// Frame time (s) of the image searched.
+    let startedAt: Double
+    /// The tracker's cam0 pose at that frame (odometry frame) and the map's prediction of it.
+    let T_odom_camera: RigidTransform, predicted: RigidTransform
+    /// The tracking segment at that frame.
+    let segment: Int
+    /// The keyframes as they were (a later loop closure may move them before the answer is used).
+    let snapshot: KeyframeDatabase
+    /// The search.
+    let job: BackgroundJob<Relocalization?>
 }

@@ -2,20 +2,35 @@ import ParallaxImaging
 import ParallaxMath
 
 extension WorldMapper {
-    /// One loop detection attempt (at most every ``LoopClosureConfiguration/interval`` seconds of
-    /// aligned, normal tracking): the relocalizer against keyframes older than
-    /// ``LoopClosureConfiguration/minimumAge``, the checks, then the loop edge and the pose graph.
-    func detectLoop(timestamp: Double, T_odom_camera T_oc: RigidTransform, image: GrayImage) -> LoopClosureEvent? {
-        let t0 = threadMilliseconds()
-        defer { loopMilliseconds.append(threadMilliseconds() - t0) }
+    /// Starts one loop detection attempt (at most every ``LoopClosureConfiguration/interval``
+    /// seconds of aligned, normal tracking): the relocalizer against keyframes older than
+    /// ``LoopClosureConfiguration/minimumAge``, on the mapping thread with a snapshot of the map.
+    /// With ``LoopClosureConfiguration/detectionLatency`` 0 it is collected at once.
+    func startLoopDetection(timestamp: Double, T_odom_camera T_oc: RigidTransform, image: GrayImage) -> LoopClosureEvent? {
         let loops = self.loops
         let isOld = { (k: Keyframe) in loops.isCandidate(k, now: timestamp) }
         guard database.keyframes.contains(where: isOld) else { return nil }
         let predicted = T_world_odom * T_oc
+        let snapshot = database, camera = camera
         var finder = relocalizer
-        guard let r = finder.locate(image, R_gravity_camera: predicted.rotationMatrix, camera: camera, in: database,
-                                    where: isOld) else { return nil }
-        return closeLoop(r, timestamp: timestamp, T_odom_camera: T_oc)
+        let latency = max(0, loops.configuration.detectionLatency)
+        let job = BackgroundJob<Relocalization?>(dueAt: timestamp + latency) {
+            finder.locate(image, R_gravity_camera: predicted.rotationMatrix, camera: camera, in: snapshot, where: isOld)
+        }
+        pendingDetection = PendingLoopDetection(startedAt: timestamp, T_odom_camera: T_oc, predicted: predicted, segment: segment,
+                                                snapshot: snapshot, job: job)
+        return latency > 0 ? nil : collectLoopDetection(at: timestamp)
+    }
+
+    /// Collects the pending detection when due (waiting for it if need be) and checks its answer.
+    func collectLoopDetection(at timestamp: Double) -> LoopClosureEvent? {
+        guard let d = pendingDetection, timestamp >= d.job.dueAt else { return nil }
+        pendingDetection = nil
+        let (found, cpu, waited) = d.job.wait()
+        loopMilliseconds.append(cpu)
+        loopWaitMilliseconds += waited
+        guard let r = found, d.segment == segment else { return nil }  // a reset since: the loop is stale
+        return closeLoop(r, timestamp: d.startedAt, T_odom_camera: d.T_odom_camera, predicted: d.predicted, in: d.snapshot)
     }
 
     /// Checks a verified place match against the odometry and, when it passes, adds the loop edge
@@ -24,13 +39,17 @@ extension WorldMapper {
     /// optimisation ran here), otherwise nil: ``applyPendingLoopClosure(at:)`` applies it later.
     /// Nil too when refused (the reason goes to ``rejectedLoops``) or when the current segment has
     /// no keyframe yet to attach the loop to.
-    func closeLoop(_ r: Relocalization, timestamp: Double, T_odom_camera T_oc: RigidTransform) -> LoopClosureEvent? {
-        guard let oldID = r.keyframeIDs.first, let oldKeyframe = database.keyframes.first(where: { $0.id == oldID }) else { return nil }
-        if let reason = loops.check(r, predicted: T_world_odom * T_oc, oldKeyframe: oldID, segment: segment) {
+    /// `predicted` and `snapshot` are the map's prediction of the camera and the keyframes as they
+    /// were when the image was searched (defaults: as they are now).
+    func closeLoop(_ r: Relocalization, timestamp: Double, T_odom_camera T_oc: RigidTransform, predicted: RigidTransform? = nil,
+                   in snapshot: KeyframeDatabase? = nil) -> LoopClosureEvent? {
+        let keyframes = (snapshot ?? database).keyframes
+        guard let oldID = r.keyframeIDs.first, let oldKeyframe = keyframes.first(where: { $0.id == oldID }) else { return nil }
+        if let reason = loops.check(r, predicted: predicted ?? T_world_odom * T_oc, oldKeyframe: oldID, segment: segment) {
             rejectedLoops.append(reason)
             return nil
         }
-        guard let latest = database.keyframes.last(where: { loops.records[$0.id]?.segment == segment }) else { return nil }
+        guard let latest = keyframes.last(where: { loops.records[$0.id]?.segment == segment }) else { return nil }
         let disagreement = loops.addLoop(old: oldKeyframe, latest: latest, T_world_camera: r.T_world_camera, T_odom_camera: T_oc)
         if let disagreement, loops.isConsistent(disagreement) {
             consistentLoops += 1
@@ -76,7 +95,7 @@ extension WorldMapper {
     func applyPendingLoopClosure(at timestamp: Double) -> LoopClosureEvent? {
         guard let pending = pendingLoop, timestamp >= pending.applyAt else { return nil }
         pendingLoop = nil
-        let (optimized, waited) = pending.wait()
+        let (optimized, cpu, waited) = pending.job.wait()
         guard let latestBefore = database.keyframes.first(where: { $0.id == pending.latestKeyframeID }),
               let latestAfter = optimized.poses[pending.latestKeyframeID] else { return nil }
         let live = LoopCloser.correction(from: LoopCloser.yawPose(latestBefore.T_world_camera), to: latestAfter)
@@ -92,7 +111,7 @@ extension WorldMapper {
         T_world_odom = WorldMapper.yawAndTranslation(live * T_world_odom)
         var event = LoopClosureEvent(timestamp: timestamp, oldKeyframeID: pending.oldKeyframeID, currentKeyframeID: pending.latestKeyframeID,
                                      inliers: pending.inliers, liveCorrection: live, keyframeCorrections: corrections,
-                                     optimizationMilliseconds: optimized.milliseconds, iterations: optimized.iterations,
+                                     optimizationMilliseconds: cpu, iterations: optimized.iterations,
                                      costBefore: optimized.costBefore, costAfter: optimized.costAfter)
         event.detectedAt = pending.detectedAt
         event.waitMilliseconds = waited
@@ -101,9 +120,10 @@ extension WorldMapper {
         return event
     }
 
-    /// Waits for a loop closure still being optimised and applies it now, or optimises a deferred
-    /// loop now (end of a run, or before saving the map); nil when there is neither.
+    /// Collects a detection still running, then waits for a loop closure still being optimised and
+    /// applies it now, or optimises a deferred loop now (end of a run, or before saving the map); nil when there is neither.
     public func finishPendingLoopClosure() -> LoopClosureEvent? {
+        if pendingDetection != nil, let found = collectLoopDetection(at: .infinity) { return found }
         if let pending = pendingLoop {
             return applyPendingLoopClosure(at: max(pending.applyAt, lastTimestamp ?? pending.applyAt))
         }
