@@ -159,4 +159,18 @@ func smallPinhole(width: Int = 160, height: Int = 120, focal: Double = 150) -> C
         let slow = ShutterSampling(time: 0, exposure: 0.005, readout: 0, rows: 10, pixelSpeed: 100, pixelsPerRender: 1, maxRenders: 12)
         #expect(slow.renderTimes.count == 2)  // 0.5 px of motion: the two ends suffice
     }
+
+    /// Rows between two renders blend them: the image is the per-row one only while consecutive
+    /// renders are about a pixel apart. The default cap must allow that for a hand's fast turn
+    /// (200 °/s with EuRoC's 458 px focal: the simulator's bound is 1.5 · f · ω ≈ 2400 px/s) over a
+    /// 20 ms readout; the former cap of 8 left ~7 px between renders, doubled corners that KLT
+    /// tracked as if the readout were ~4 % longer.
+    @Test func defaultRenderCapKeepsFastTurnsNearOnePixelPerRender() {
+        let pixelSpeed = 1.5 * 458 * (200 * Double.pi / 180)
+        let sampling = ShutterSampling(time: 0, exposure: 0, readout: 0.020, rows: 480, pixelSpeed: pixelSpeed,
+                                       pixelsPerRender: 1, maxRenders: SensorEffects().maxRendersPerFrame)
+        let span = 0.020 * 479 / 480
+        let pixelsApart = pixelSpeed * span / Double(sampling.renderTimes.count - 1)
+        #expect(pixelsApart <= 1.0, "\(pixelsApart) px between renders")
+    }
 }

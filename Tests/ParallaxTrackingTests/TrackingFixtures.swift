@@ -49,7 +49,7 @@ enum TrackingFixtures {
         }
         let sceneName = scene(for: trajectory)
         let offsetTag = (timeOffset == 0 ? "" : "-td\(Int((timeOffset * 1e4).rounded()))e-4s")
-            + (profile == .ideal ? "" : "-\(profile.rawValue)")
+            + (profile == .ideal ? "" : "-\(profile.rawValue)-r\(profile.effects.maxRendersPerFrame)")  // renders: images differ
         let name = "\(trajectory)-\(sceneName)-\(stereo ? "stereo" : "mono")-\(Int(duration))s-\(Int(simulatedCameraRate))hz\(offsetTag)"
         let folder = try SimulationCache(folder: cache).dataset(named: name) { temporary in
             let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/\(sceneName).json"))

@@ -34,6 +34,12 @@ struct SensorEffectOptions: ParsableArguments {
           help: "Vary gain and exposure time frame to frame (a smooth random walk towards a target brightness).")
     var autoExposure: Bool?
 
+    @Option(name: .customLong("max-renders"), help: """
+        Most renders per frame for blur and rolling shutter (rows between two renders blend them \
+        linearly; more renders follow fast motion more faithfully, at more cost). 1 to 64, default 64.
+        """)
+    var maxRenders: Int?
+
     @Flag(name: .customLong("hide-timing"),
           help: "Leave timeshift_cam_imu and line_delay out of sensor.yaml (truth/meta.json still has them).")
     var hideTiming = false
@@ -49,6 +55,9 @@ struct SensorEffectOptions: ParsableArguments {
         try check(rollingShutterMs, "rolling-shutter-ms", 0...100)
         try check(timeOffsetMs, "time-offset-ms", -100...100)
         try check(calibrationError, "calibration-error", 0...20)
+        if let maxRenders, !(1...64).contains(maxRenders) {
+            throw ValidationError("--max-renders must be a whole number in 1...64, got \(maxRenders)")
+        }
     }
 
     /// The effects: the profile's, with each given flag replacing its value.
@@ -61,6 +70,7 @@ struct SensorEffectOptions: ParsableArguments {
         if let calibrationError { e.calibrationError = CalibrationErrorSizes.kalibrQuality.scaled(by: calibrationError) }
         if let autoExposure { e.autoExposure = autoExposure }
         e.statesTimingInCalibration = !hideTiming
+        if let maxRenders { e.maxRendersPerFrame = maxRenders }
         return e
     }
 }
