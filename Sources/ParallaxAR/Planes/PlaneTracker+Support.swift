@@ -75,3 +75,19 @@ extension PlaneTracker {
         retired[b] = nil
     }
 }
+
+/// The heights (m) near a vertical plane's lowest and highest boundary corners: where a floor,
+/// table top or ceiling meets it.
+struct EdgeBands {
+    var bottom: Double, top: Double, width: Double
+
+    init(_ plane: DetectedPlane, width: Double) {
+        let zs = plane.boundary.map(\.z)
+        bottom = zs.min() ?? 0
+        top = zs.max() ?? 0
+        self.width = width
+    }
+
+    /// Whether height `z` is at (or beyond) either edge.
+    func contains(_ z: Double) -> Bool { z <= bottom + width || z >= top - width }
+}

@@ -5,7 +5,8 @@ import ParallaxMath
 ///
 /// Per update, over all map points:
 /// 1. **Grow and refine** each known plane: points within ``distanceThreshold`` of the plane
-///    (and nearer to it than to any other known plane) that are single-linkage connected
+///    (and nearer to it than to any other known plane, save that a horizontal plane's outline also
+///    takes the points at a vertical plane's foot or top edge) that are single-linkage connected
 ///    (``linkRadius``) to its current boundary join it; the
 ///    plane is refitted by least squares on them (horizontal: mean height with the normal fixed
 ///    to gravity; vertical: the 2D line through the points' horizontal positions, by PCA).
@@ -105,14 +106,26 @@ struct PlaneTracker {
                 ownerDistance[i] = d
             }
         }
+        let bands = Dictionary(uniqueKeysWithValues: planes.values.filter { $0.alignment == .vertical }
+            .map { ($0.id, EdgeBands($0, width: distanceThreshold)) })
+        let ownerEdges = owner.map { bands[$0] }
         let surfaces = joinerSurfaces(points, ids: pointIDs, owner: owner)
         for (k, id) in ids.enumerated() {
             guard var plane = planes[id] else { continue }
             let hull = hulls[k]
             // A point on a local layer across the plane (a wall's points at table height) does not join it.
             let across: LocalSurface = plane.alignment == .horizontal ? .vertical : .horizontal
+            // A point a vertical plane owns at its foot or top edge lies where it meets this
+            // horizontal one (a floor point at a cabinet's foot): it extends and links this plane's
+            // outline too, but only its owner fits on it. Without this, a newly found cabinet front
+            // swallows the floor points along its base line, and the floor cannot grow past them.
+            // A point in the middle of a wall's height (a wall beside a table top) is no junction.
+            let horizontal = plane.alignment == .horizontal
+            let junction = { (i: Int) in
+                horizontal && owner[i] != id && ownerEdges[i]?.contains(points[i].z) == true
+            }
             let candidates = (0..<points.count).filter {
-                free[$0] && (owner[$0] == id || owner[$0] < 0) && surfaces[$0] != across
+                ((free[$0] && (owner[$0] == id || owner[$0] < 0)) || junction($0)) && surfaces[$0] != across
                     && abs(points[$0].dot(plane.normal) - plane.offset) < distanceThreshold
             }
             let planar = candidates.map { plane.planar(points[$0]) }
@@ -121,17 +134,21 @@ struct PlaneTracker {
             where component.contains(where: { ConvexPolygon.distance(planar[$0], toConvex: hull) <= linkRadius }) {
                 inliers += component.map { candidates[$0] }
             }
+            let shared = inliers.filter(junction)
+            inliers = inliers.filter { !junction($0) }
             guard inliers.count >= 3 else { continue }
             inliers.sort()
             for i in inliers { free[i] = false }
-            let newSupport = PlaneSupport(ids: inliers.map { pointIDs[$0] }, positions: inliers.map { points[$0] })
+            let outline = (inliers + shared).sorted()
+            let newSupport = PlaneSupport(ids: outline.map { pointIDs[$0] }, positions: outline.map { points[$0] })
             if newSupport == support[id] {
                 refitCounts.skipped += 1
                 continue
             }
             refitCounts.done += 1
             support[id] = newSupport
-            refit(&plane, points: inliers.map { points[$0] }, covariances: inliers.map { covariances[$0] })
+            refit(&plane, points: inliers.map { points[$0] }, covariances: inliers.map { covariances[$0] },
+                  outlineOnly: shared.map { points[$0] })
             planes[id] = plane
         }
 
@@ -159,7 +176,9 @@ struct PlaneTracker {
     /// Weighted least-squares refit on `points` (normal orientation kept), then the convex
     /// boundary. Each point is weighted by the inverse of its variance along the plane normal,
     /// `1 / (nᵀ Σ n + σ₀²)`: triangulated points far away or seen with little parallax count less.
-    private func refit(_ plane: inout DetectedPlane, points: [Vector3], covariances: [Matrix3]) {
+    /// `outlineOnly` points (shared with a plane of the other orientation) widen the boundary but
+    /// do not enter the fit.
+    private func refit(_ plane: inout DetectedPlane, points: [Vector3], covariances: [Matrix3], outlineOnly: [Vector3] = []) {
         let n0 = plane.normal
         let weights = covariances.map { 1 / (n0.dot($0 * n0) + minimumPointSigma * minimumPointSigma) }
         let total = weights.reduce(0, +)
@@ -172,7 +191,7 @@ struct PlaneTracker {
         }
         plane.inlierCount = points.count
         let former = retired[plane.id] ?? []
-        plane.boundary = ConvexPolygon.hull((points + former).map(plane.planar)).map(plane.spatial)
+        plane.boundary = ConvexPolygon.hull((points + outlineOnly + former).map(plane.planar)).map(plane.spatial)
     }
 
     /// Horizontal unit normal of the vertical plane best fitting `points`: the direction of least

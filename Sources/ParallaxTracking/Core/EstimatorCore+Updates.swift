@@ -77,26 +77,35 @@ extension EstimatorCore {
         }
     }
 
-    /// Well-triangulated currently tracked features, for the AR layer (planes, hit tests).
-    func featurePoints(_ frame: FeatureFrame?) -> [TrackedFeaturePoint] {
+    /// Well-triangulated currently tracked features, for the AR layer (planes, hit tests): each
+    /// from its views in the clone window together with the older views ``FeaturePointHistory``
+    /// kept (the window alone gives too little parallax on a slow walk); the window alone when the
+    /// longer track does not triangulate within the error bound. Changes no filter state.
+    mutating func featurePoints(_ frame: FeatureFrame?) -> [TrackedFeaturePoint] {
         guard let frame, let s = state else { return [] }
+        pointHistory.noteFilterAge(health.framesSinceInit)
         var cloneByFrame: [Int: Clone] = [:]
         for c in s.clones { cloneByFrame[c.frame] = c }
         var out: [TrackedFeaturePoint] = []
         for f in frame.features {
             guard let t = features.track(f.id) else { continue }
-            var obs: [Observation] = [], poses: [(Matrix3, Vector3)] = []
+            var window: [Int: FeaturePointHistory.View] = [:]
             for o in t.observations {
                 guard let c = cloneByFrame[o.frame] else { continue }
-                obs.append(o)
-                poses.append((c.rotation, c.position))
+                window[o.frame] = .init(observation: o, pose: (c.rotation, c.position))
             }
-            guard obs.count >= 2 || (obs.count == 1 && obs[0].right != nil) else { continue }
-            if let x = Triangulation.triangulate(obs, poses: poses, rig: s.rig, iterations: 3,
-                                                 minParallax: configuration.featurePointMinParallax) {
-                out.append(TrackedFeaturePoint(id: f.id, position_world: x))
+            let views = pointHistory.record(f.id, window: window)
+            let recent = window.keys.sorted().compactMap { window[$0] }
+            for candidate in [views, recent] where candidate.count >= 2 || (candidate.count == 1 && candidate[0].observation.right != nil) {
+                if let x = Triangulation.triangulate(candidate.map(\.observation), poses: candidate.map(\.pose), rig: s.rig,
+                                                     iterations: 3, minParallax: configuration.featurePointMinParallax) {
+                    out.append(TrackedFeaturePoint(id: f.id, position_world: x))
+                    break
+                }
+                if candidate.count == recent.count { break }  // no older views: the same rays again
             }
         }
+        pointHistory.keepOnly(Set(frame.features.map(\.id)))
         return out
     }
 }

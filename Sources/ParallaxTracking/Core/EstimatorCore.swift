@@ -34,6 +34,8 @@ struct EstimatorCore {
     var startup = StartupWindow()
     var health = EstimatorHealth()
     var memory = FrameMemory()
+    /// Older views of tracked features for the reported feature points (output only).
+    var pointHistory = FeaturePointHistory()
     /// Diagnostics only: rewrites each front-end frame before the back-end sees it (experiments
     /// that replace measured tracks by ideal ones to separate front-end and estimator errors).
     var frameFilter: ((FeatureFrame) -> FeatureFrame)?

@@ -1,0 +1,67 @@
+import ParallaxMath
+
+/// Older views of the features still tracked, for ``EstimatorCore/featurePoints(_:)``.
+///
+/// Why: the clone window alone is too short to triangulate most features on a slow walk. The
+/// window holds 11 clones (0.55 s at 20 Hz), and an MSCKF update consumes a track's observations
+/// when it reaches the oldest clone, so a feature has about five observations in the window on
+/// average. Turning around a table with the camera on its centre gives those few views less than
+/// the 0.03 rad of parallax a point needs, and the reported points fell to 1–20 a frame for
+/// seconds at a time while tracking was normal. The filter no longer needs an observation once it
+/// is used or marginalised, but the camera pose it was seen from stays a good estimate, so this
+/// keeps a few such views per feature (with the clone pose as last estimated) and triangulates
+/// from them together with the window: the baseline grows with the track's age.
+///
+/// Output only: the filter never reads it.
+struct FeaturePointHistory {
+    /// One view of a feature: the observation and the body pose (R_world_body, p_world_body) of its frame.
+    struct View {
+        var observation: Observation
+        var pose: (Matrix3, Vector3)
+    }
+
+    /// Views kept per feature from frames that left the window (or whose observations were consumed).
+    static let maximumFrozenViews = 6
+
+    private var views: [Int: [Int: View]] = [:]
+    private var lastFramesSinceInit = Int.max
+
+    /// Forgets every view after the filter restarted (its world and clone numbering start again):
+    /// `framesSinceInit` grows by one each frame while the filter runs, so a value not above the
+    /// last one means a restart.
+    mutating func noteFilterAge(_ framesSinceInit: Int) {
+        if framesSinceInit <= lastFramesSinceInit, lastFramesSinceInit != Int.max { views.removeAll() }
+        lastFramesSinceInit = framesSinceInit
+    }
+
+    /// Records the window's views of feature `id` (refreshing the poses of frames still in the
+    /// window) and returns all its views, oldest first. `window` holds the views of clones alive now.
+    mutating func record(_ id: Int, window: [Int: View]) -> [View] {
+        var all = views[id] ?? [:]
+        for (frame, view) in window { all[frame] = view }
+        let frozen = all.keys.filter { window[$0] == nil }.sorted()
+        if frozen.count > Self.maximumFrozenViews {
+            for frame in thinned(frozen) { all[frame] = nil }
+        }
+        views[id] = all
+        return all.keys.sorted().compactMap { all[$0] }
+    }
+
+    /// Drops the features no longer tracked (`current` holds the ids of this frame).
+    mutating func keepOnly(_ current: Set<Int>) {
+        for id in views.keys where !current.contains(id) { views[id] = nil }
+    }
+
+    /// The frozen frames to drop so that ``maximumFrozenViews`` remain: always keep the oldest
+    /// (the longest baseline) and the newest; drop, one by one, the frame closest to its
+    /// predecessor, so the kept views stay spread over the track's life.
+    private func thinned(_ frames: [Int]) -> [Int] {
+        var kept = frames, dropped: [Int] = []
+        while kept.count > Self.maximumFrozenViews {
+            var best = 1
+            for k in 1..<(kept.count - 1) where kept[k] - kept[k - 1] < kept[best] - kept[best - 1] { best = k }
+            dropped.append(kept.remove(at: best))
+        }
+        return dropped
+    }
+}

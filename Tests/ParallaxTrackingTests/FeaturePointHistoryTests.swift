@@ -1,0 +1,65 @@
+import ParallaxMath
+import Testing
+@testable import ParallaxTracking
+
+/// The older views kept for reported feature points: what is kept, thinned and forgotten, and that
+/// they give the parallax the window alone lacks.
+@Suite("Feature point history")
+struct FeaturePointHistoryTests {
+    /// A view of the point (0, 0, 2) from a camera at (x, 0, 0) looking along +z (identity rig).
+    static func view(frame: Int, x: Double) -> FeaturePointHistory.View {
+        let o = Observation(frame: frame, left: Vector2(-x / 2, 0), right: nil)
+        return .init(observation: o, pose: (.identity, Vector3(x, 0, 0)))
+    }
+
+    @Test("Frozen views are thinned to the oldest, the newest and a spread between")
+    func thinning() {
+        var h = FeaturePointHistory()
+        for frame in 1...30 {
+            // A window of the last three frames, as the clones move on.
+            var window: [Int: FeaturePointHistory.View] = [:]
+            for f in max(1, frame - 2)...frame { window[f] = Self.view(frame: f, x: 0.01 * Double(f)) }
+            let views = h.record(7, window: window)
+            #expect(views.count <= FeaturePointHistory.maximumFrozenViews + window.count)
+        }
+        let views = h.record(7, window: [:])
+        let frames = views.map(\.observation.frame)
+        #expect(frames.count == FeaturePointHistory.maximumFrozenViews)
+        #expect(frames.first == 1 && frames.last == 30)
+        #expect(frames == frames.sorted())
+        // Spread: no two kept frames closer than a third of the even spacing.
+        let gaps = zip(frames.dropFirst(), frames).map { $0 - $1 }
+        #expect(gaps.min() ?? 0 >= 29 / (FeaturePointHistory.maximumFrozenViews - 1) / 3)
+    }
+
+    @Test("Lost features and a restarted filter forget their views")
+    func forgetting() {
+        var h = FeaturePointHistory()
+        h.noteFilterAge(1)
+        _ = h.record(1, window: [1: Self.view(frame: 1, x: 0)])
+        _ = h.record(2, window: [1: Self.view(frame: 1, x: 0)])
+        h.keepOnly([2])
+        h.noteFilterAge(2)
+        #expect(h.record(1, window: [:]).isEmpty)
+        #expect(h.record(2, window: [:]).count == 1)
+        h.noteFilterAge(1)  // the filter started again
+        #expect(h.record(2, window: [:]).isEmpty)
+    }
+
+    @Test("Old views triangulate a point the short window cannot")
+    func parallax() {
+        var h = FeaturePointHistory()
+        var window: [Int: FeaturePointHistory.View] = [:]
+        for f in 1...20 {
+            window = [f - 1: Self.view(frame: f - 1, x: 0.004 * Double(f - 1)), f: Self.view(frame: f, x: 0.004 * Double(f))]
+            _ = h.record(3, window: window)
+        }
+        let all = h.record(3, window: window)
+        let recent = window.keys.sorted().compactMap { window[$0] }
+        let minParallax = 0.03
+        #expect(Triangulation.triangulate(recent.map(\.observation), poses: recent.map(\.pose), rig: .identity,
+                                          minParallax: minParallax) == nil)
+        let x = Triangulation.triangulate(all.map(\.observation), poses: all.map(\.pose), rig: .identity, minParallax: minParallax)
+        #expect(x.map { ($0 - Vector3(0, 0, 2)).norm < 1e-6 } == true)
+    }
+}
