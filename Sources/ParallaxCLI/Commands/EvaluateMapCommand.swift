@@ -57,7 +57,7 @@ struct EvaluateMapCommand: ParsableCommand {
         var settings = WorldMapperConfiguration()
         settings.loopClosure.enabled = !noLoopClosure
         settings.loopClosure.optimizationLatency = loopLatency
-        settings.loopClosure.detectionLatency = loopLatency > 0 ? settings.loopClosure.detectionLatency : 0
+        if loopLatency == 0 { settings.loopClosure.detectionLatency = 0 }  // all mapping on the tracking thread
         settings.loopClosure.minimumOptimizationInterval = loopInterval
         let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel(), configuration: settings)
         let window = blackout.map { $0...($0 + blackoutDuration) }
