@@ -45,6 +45,8 @@ struct EstimatorHealth {
     private(set) var recentUpdates: [(used: Int, rejected: Int)] = []
     /// Frames since the filter (re)started.
     var framesSinceInit = 0
+    /// Frame time (s) of the filter's first frame since it (re)started.
+    var startTime: Double?
     /// Frames to report `limited(relocalizing)` after a reset (0 when there was none).
     var relocalizingFrames = 0
     /// Frames since a feature track last passed into an update (nothing else constrains translation).

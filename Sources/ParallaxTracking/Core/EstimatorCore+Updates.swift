@@ -65,6 +65,9 @@ extension EstimatorCore {
             var updater = MSCKFUpdater(sigma: sigma, chiSquaredProbability: configuration.chiSquaredProbability)
             updater.outlierSigmas = configuration.outlierSigmas
             updater.maxTriangulationError = configuration.maxTriangulationError
+            if s.timestamp - (health.startTime ?? s.timestamp) < configuration.lowParallaxWindow {
+                updater.lowParallaxReference = configuration.effectiveLowParallaxReference
+            }
             updater.lenses = lenses
             let (outcome, _) = updater.update(&s, tracks: selected)
             recordUpdate(used: outcome.used, rejected: outcome.rejected)

@@ -115,6 +115,7 @@ struct EstimatorCore {
         let motion = frame.flatMap { imageMotion($0, rotation: predicted) }
         if state == nil { prepareStart(at: frameTime, frame: frame, motion: motion, previousFrameTime: previousFrameTime) }
         if var s = state {
+            if health.framesSinceInit == 0 { health.startTime = frameTime }
             Propagator(noise: noise, gap: configuration.imuGaps).propagate(&s, to: frameTime, samples: imu.slice(from: s.timestamp))
             // A dropped image only propagates: the front-end did not see it, so no track ended.
             // A still camera (no image motion) gets a zero-velocity update instead of a clone, so the

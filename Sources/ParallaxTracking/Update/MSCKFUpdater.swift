@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxMath
 
 /// The MSCKF measurement update (Mourikis & Roumeliotis, ICRA 2007, §III-D/E), one step per
@@ -15,6 +16,9 @@ struct MSCKFUpdater {
     /// Largest reprojection error (normalised units) a triangulated feature may keep after outlier
     /// removal; worse fits are not used.
     var maxTriangulationError: Double = 0.05
+    /// Parallax (rad) below which a left-only track's measurement σ grows as (reference / parallax)²
+    /// (``TrackerConfiguration/lowParallaxReference``); 0 leaves every track at σ.
+    var lowParallaxReference: Double = 0
     /// The cameras' calibrated models, for the intrinsic blocks when the intrinsics are estimated.
     var lenses: [LensIntrinsics] = []
 
@@ -49,10 +53,14 @@ struct MSCKFUpdater {
             guard let x = Triangulation.triangulateRobust(&obs, poses: &poses, rig: rig, maxErrorNormalized: maxTriangulationError,
                                                           outlierNormalized: outlierSigmas * sigma),
                   var f = UpdaterHelper.linearize(obs, point: x, cloneIndex: cloneIndex, state: state, lenses: lenses),
-                  let (ho, ro) = UpdaterHelper.nullSpaceProject(hf: &f.hf, hx: &f.hx, r: &f.residual,
+                  var (ho, ro) = UpdaterHelper.nullSpaceProject(hf: &f.hf, hx: &f.hx, r: &f.residual,
                                                                 rows: f.rows, columns: f.columns) else {
                 outcome.failedTriangulation += 1
                 continue
+            }
+            if let w = lowParallaxWeight(obs, poses: poses, rig: rig), w < 1 {
+                for i in ho.indices { ho[i] *= w }
+                for i in ro.indices { ro[i] *= w }
             }
             let rows = f.rows - 3
             let columns = UpdaterHelper.CloneColumns(involved: f.involved)
@@ -73,6 +81,24 @@ struct MSCKFUpdater {
         StateHelper.update(&state, jacobian: h, columns: start..<(start + compressor.dimension), residual: r,
                            noiseVariance: sigma2, structure: .upperTriangular)
         return (outcome, points)
+    }
+
+    /// Factor (≤ 1) on a track's whitened Jacobian and residual, (parallax / reference)², which
+    /// multiplies its σ by (reference / parallax)²; nil for a track with a right observation (the
+    /// baseline fixes its depth) or when the weighting is off.
+    ///
+    /// Why: a track whose rays barely diverge has a depth known to tens of per cent, and the
+    /// Jacobians linearised at that depth tell the filter how the camera translated with more
+    /// confidence than they carry. See ``TrackerConfiguration/lowParallaxReference``.
+    private func lowParallaxWeight(_ obs: [Observation], poses: [(Matrix3, Vector3)], rig: CameraRig) -> Double? {
+        guard lowParallaxReference > 0, obs.count >= 2, !obs.contains(where: { $0.right != nil }) else { return nil }
+        let ray = { (k: Int) in (poses[k].0 * rig.R_body_cam0 * Vector3(obs[k].left.x, obs[k].left.y, 1)).normalized }
+        let first = ray(0)
+        var parallax = 0.0
+        for k in 1..<obs.count { parallax = max(parallax, acos(min(1, max(-1, first.dot(ray(k)))))) }
+        guard parallax < lowParallaxReference else { return nil }
+        let ratio = parallax / lowParallaxReference
+        return ratio * ratio
     }
 
     /// Observation `o` moved from the calibration's intrinsics to the filter's current estimate.

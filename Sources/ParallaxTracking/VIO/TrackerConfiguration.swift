@@ -51,6 +51,30 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Largest reprojection error (normalised image units, ≈ 18 px at EuRoC's focal length) a
     /// triangulated track may keep after outlier removal and still be used.
     public var maxTriangulationError: Double = 0.05
+    /// Parallax (rad) below which a left-only track counts for less in an update during the first
+    /// ``lowParallaxWindow`` seconds after the filter (re)starts: its measurement σ is multiplied by
+    /// (reference / parallax)², where parallax is the largest angle between its first ray and
+    /// another (tracks under 0.01 rad are not triangulated at all). nil picks
+    /// ``effectiveLowParallaxReference`` by mode; 0 turns the weighting off.
+    public var lowParallaxReference: Double?
+    /// Seconds after each (re)start during which ``lowParallaxReference`` applies.
+    public var lowParallaxWindow: Double = 5
+    /// The reference in force: ``lowParallaxReference``, else 0.025 rad (≈ 1.4°, OpenVINS's
+    /// largest depth of 40 baselines) in mono and off in stereo.
+    ///
+    /// Why: on hand-held starts, tracks seen over a few millimetres of tremor triangulate with their
+    /// depth known to 20–40 %, and linearised at that depth they tell the filter how the camera
+    /// translated as if the depth were exact. One update with fifteen of them took a start's
+    /// velocity σ from 2.7 to 0.6 cm/s while the estimate was 6 cm/s off; the first quick motion
+    /// failed the χ² gate and reset the filter. Dropping such tracks (a hard 1° floor) ended the
+    /// resets but lost 0.7–1.5 cm on TUM-VI room5, whose slow start needs them; weighting keeps
+    /// them. Weighting for the whole run gave the same ATE as the first 5 s alone but drifted
+    /// 0.8 cm more (mean of six starts) in the 3 s after a 3 s blackout, so it stops after 5 s.
+    /// Measured over 10 start offsets (0–0.45 s) of hand-held mono sets (TUM-VI room2, room3, room5,
+    /// rpng_table_01; ideal, 20 ms rolling shutter, phone; two seeds) in docs/tracking-design.md.
+    /// Off in stereo, where most depths come from the baseline: Gore hall `--sensor euroc` went
+    /// 1.90 → 2.20 cm with it on.
+    public var effectiveLowParallaxReference: Double { lowParallaxReference ?? (mode == .mono ? 0.025 : 0) }
     /// Smallest ray angle (rad, ≈ 1.7°) for a tracked point to be reported to the AR layer.
     public var featurePointMinParallax: Double = 0.03
     /// Static (from rest) initialiser settings.
