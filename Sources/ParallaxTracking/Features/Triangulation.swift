@@ -31,9 +31,8 @@ enum Triangulation {
             a = a + m
             rhs += m * c
         }
-        // Parallax: the largest angle between the first ray and any other (plus a baseline-free check).
-        var maxAngle = 0.0
-        for b in bearings.dropFirst() { maxAngle = max(maxAngle, acos(min(1, max(-1, bearings[0].dot(b))))) }
+        // Parallax (plus a baseline-free check).
+        let maxAngle = parallax(bearings)
         let sameCentre = rays.allSatisfy { ($0.1 - rays[0].1).norm < 1e-6 }
         guard !sameCentre, maxAngle >= minParallax || rays.count > obs.count, let inv = a.inverse else { return nil }
         var x = inv * rhs
@@ -68,6 +67,24 @@ enum Triangulation {
         }
         guard x.isFinite, maxErr <= maxErrorNormalized else { return nil }
         return x
+    }
+
+    /// Parallax of unit bearings in one frame: the largest angle (rad) between the first and any
+    /// other. The single definition behind the triangulation floor and the updater's low-parallax
+    /// weighting.
+    static func parallax(_ bearings: [Vector3]) -> Double {
+        guard let first = bearings.first else { return 0 }
+        var largest = 0.0
+        for b in bearings.dropFirst() { largest = max(largest, acos(min(1, max(-1, first.dot(b))))) }
+        return largest
+    }
+
+    /// ``parallax(_:)`` of cam0's rays only: observation k seen from body pose `poses[k]`.
+    static func leftParallax(_ obs: [Observation], poses: [(Matrix3, Vector3)], rig: CameraRig) -> Double {
+        parallax(obs.indices.map { k in
+            let (r, _) = rig.cameraPose(0, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
+            return (r * Vector3(obs[k].left.x, obs[k].left.y, 1)).normalized
+        })
     }
 
     /// ``triangulate(_:poses:rig:iterations:minParallax:maxErrorNormalized:)`` with outlier removal.

@@ -92,10 +92,7 @@ struct MSCKFUpdater {
     /// confidence than they carry. See ``TrackerConfiguration/lowParallaxReference``.
     private func lowParallaxWeight(_ obs: [Observation], poses: [(Matrix3, Vector3)], rig: CameraRig) -> Double? {
         guard lowParallaxReference > 0, obs.count >= 2, !obs.contains(where: { $0.right != nil }) else { return nil }
-        let ray = { (k: Int) in (poses[k].0 * rig.R_body_cam0 * Vector3(obs[k].left.x, obs[k].left.y, 1)).normalized }
-        let first = ray(0)
-        var parallax = 0.0
-        for k in 1..<obs.count { parallax = max(parallax, acos(min(1, max(-1, first.dot(ray(k)))))) }
+        let parallax = Triangulation.leftParallax(obs, poses: poses, rig: rig)
         guard parallax < lowParallaxReference else { return nil }
         let ratio = parallax / lowParallaxReference
         return ratio * ratio
