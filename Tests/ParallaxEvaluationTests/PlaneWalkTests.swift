@@ -57,18 +57,23 @@ struct PlaneWalkTests {
         #expect(quality.missed.allSatisfy { $0 == "wall-right" }, "missed in view: \(quality.missed)")
         if trajectory == "rpng_table_01" { #expect(quality.missed.isEmpty) }
         #expect(try #require(report.floor?.iou) >= 0.7)
-        // Issue 14 asks 0.7 for the table: walk 01 reaches 0.699 (its far end is seen little).
+        // Issue 14 asks 0.7 for the table: walk 01 reaches 0.812, walk 02 0.786.
         let table = report.planes.filter { $0.truthID == "table-top/y+" }.compactMap(\.iou).max()
-        #expect(try #require(table) >= 0.69)
+        #expect(try #require(table) >= 0.7)
         // Issue 14 asks 0.5 for every wall: reached for the walls the walk faces (walk 01: left,
-        // front, back at 0.80–0.86; walk 02: left at 0.66); walls at the edge of the view score
-        // 0.17–0.42 against their whole polygon.
+        // front, back at 0.77–0.81; walk 02: left at 0.71); walls at the edge of the view score
+        // 0.15–0.45 against their whole polygon.
         let walls = report.planes.filter { ($0.truthID ?? "").hasPrefix("wall-") }.compactMap(\.iou)
         #expect(try #require(walls.max()) >= 0.6)
         #expect(quality.anchorsPerVisiblePlane <= 1.3)
+        // One anchor per real surface: both walks end with none of the 2 tilted wall copies each
+        // had before copies were merged by a joint fit (one copy allowed).
+        let wallIDs = report.planes.compactMap(\.truthID).filter { $0.hasPrefix("wall-") }
+        #expect(wallIDs.count - Set(wallIDs).count <= 1, "wall anchors: \(wallIDs.sorted())")
         let extent = try #require(PlaneMapQuality.fraction(quality.extentHitDistances, within: 0.02))
         let geometry = try #require(PlaneMapQuality.fraction(quality.geometryHitDistances, within: 0.02))
-        // Issue 14 asks 95 %: walk 02 reaches 95.7 / 96.1 %, walk 01 91.7 / 92.2 % (tilted wall copies).
+        // Issue 14 asks 95 %: walk 01 reaches 92.9 / 93.5 %, walk 02 94.4 / 95.0 % (edges that
+        // overreach, walls a few centimetres off while the tracker drifts).
         #expect(extent >= PlaneWalkTests.hitFloor && geometry >= PlaneWalkTests.hitFloor)
     }
 

@@ -15,10 +15,12 @@ import ParallaxMath
 ///    single free parameter, evaluated exhaustively), vertical ones by RANSAC on pairs of points
 ///    (Fischler & Bolles 1981) with a seeded generator; each candidate keeps its largest
 ///    connected cluster and needs ``minimumPoints`` and ``minimumArea``.
-/// 3. **Merge** planes of the same orientation whose equations agree (≤ 10°, ≤ 5 cm) and whose
-///    boundaries come within ``linkRadius``: the younger one is removed and its boundary joins
-///    the older one. New horizontal slabs within ``duplicateSeparation`` of a known plane over
-///    the same area are not detected as planes (triangulation noise, rugs).
+/// 3. **Merge** planes of the same orientation whose equations agree (≤ 10°, ≤ 5 cm), or, for
+///    walls, whose points one plane explains (the merged wall's inlier band then widens to hold
+///    both, up to twice ``distanceThreshold``), and whose boundaries come within ``linkRadius``:
+///    the younger one is removed and its boundary joins the older one. New horizontal slabs
+///    within ``duplicateSeparation`` of a known plane over the same area are not detected as
+///    planes (triangulation noise, rugs).
 /// 4. **Classify** from orientation and height relative to the camera (see ``classify()``).
 ///
 /// **Incremental** (bounded cost over long sessions, see `PlaneTracker+Support.swift`): a plane
@@ -37,6 +39,9 @@ struct PlaneTracker {
     var minimumPoints = 12
     /// Points a new vertical plane needs (two free parameters, found by random sampling).
     var minimumVerticalPoints = 20
+    /// Share of each wall's support that must lie within twice ``distanceThreshold`` of the plane
+    /// fitted to both for two walls to merge (see ``jointVerticalFit(_:_:)``).
+    var jointMergeShare = 0.8
     /// Boundary area a new plane needs (m²).
     var minimumArea = 0.05
     /// Parallel planes closer than this (m) over the same area are one surface (a floor seen again
@@ -46,6 +51,8 @@ struct PlaneTracker {
     var minimumFloorArea = 0.5
     /// Height above the floor (m) up to which a plane is floor too (estimation noise, rugs).
     var floorTolerance = 0.04
+    /// Depth below the floor (m) beyond which points are outliers, kept out of every plane.
+    var belowFloorTolerance = 0.1
     /// RANSAC iterations for vertical planes.
     var ransacIterations = 200
 
@@ -55,6 +62,8 @@ struct PlaneTracker {
     var support: [Int: PlaneSupport] = [:]
     /// Each plane's hull (W) of former inliers that left the map.
     var retired: [Int: [Vector3]] = [:]
+    /// Inlier bands (m) wider than ``distanceThreshold``, set when walls merge by a joint fit.
+    var inlierBands: [Int: Double] = [:]
     /// State of the skip test for detection.
     var detectionGate = DetectionGate()
     /// Refits done and skipped so far (for the benchmark's report).
@@ -75,6 +84,7 @@ struct PlaneTracker {
         planes[planeID] = nil
         support[planeID] = nil
         retired[planeID] = nil
+        inlierBands[planeID] = nil
     }
 
     /// Updates the planes from the whole point map.
@@ -86,7 +96,10 @@ struct PlaneTracker {
         retireEvicted(present: Set(pointIDs))
         cameraHeightSum += cameraPosition.z
         cameraCount += 1
-        var free = [Bool](repeating: true, count: points.count)
+        // Nothing in a room lies below its floor: such points are mistriangulated and would tie
+        // the floor's edge to a wall, or found a wall that reaches under the floor.
+        let lowest = (floorLevel ?? -.infinity) - belowFloorTolerance
+        var free = points.map { $0.z >= lowest }
         let before = planes
         var changes = PlaneChanges()
 
@@ -98,10 +111,11 @@ struct PlaneTracker {
         var ownerDistance = [Double](repeating: .infinity, count: points.count)
         for id in ids {
             guard let plane = planes[id] else { continue }
+            let band = inlierBand(id)
             for i in 0..<points.count {
                 let d = abs(points[i].dot(plane.normal) - plane.offset)
                 // The infinite plane counts: a junction point may lie beyond a wall's seen part.
-                guard d < distanceThreshold, d < ownerDistance[i] else { continue }
+                guard d < band, d < ownerDistance[i] else { continue }
                 owner[i] = id
                 ownerDistance[i] = d
             }
@@ -124,9 +138,11 @@ struct PlaneTracker {
             let junction = { (i: Int) in
                 horizontal && owner[i] != id && ownerEdges[i]?.contains(points[i].z) == true
             }
+            let band = inlierBand(id)
             let candidates = (0..<points.count).filter {
                 ((free[$0] && (owner[$0] == id || owner[$0] < 0)) || junction($0)) && surfaces[$0] != across
-                    && abs(points[$0].dot(plane.normal) - plane.offset) < distanceThreshold
+                    && points[$0].z >= lowest
+                    && abs(points[$0].dot(plane.normal) - plane.offset) < band
             }
             let planar = candidates.map { plane.planar(points[$0]) }
             var inliers: [Int] = []
@@ -336,14 +352,24 @@ struct PlaneTracker {
                 // Walls get more room: a tracked camera's wall fits scatter by a few centimetres, and
                 // a lower shelf must stay apart from the floor.
                 let (centres, corners) = pa.alignment == .vertical ? (0.08, 0.15) : (0.05, 0.10)
-                guard let gap = Self.separation(pa, pb), gap.centres < centres, gap.corners < corners else { continue }
+                let sameEquation = Self.separation(pa, pb).map { $0.centres < centres && $0.corners < corners } ?? false
+                // Two fits of one long wall that drift tilted apart by a few degrees fail the corner
+                // test; they are one surface when a single plane explains both sets of points.
+                let joint = !sameEquation && pa.alignment == .vertical ? jointVerticalFit(a, b) : nil
+                guard sameEquation || joint != nil else { continue }
                 let hullA = pa.planarBoundary
                 let hullB = pb.planarBoundary.map { pa.planar(pb.spatial($0)) }
                 let touching = pb.boundary.contains { ConvexPolygon.distance(pa.planar($0), toConvex: hullA) <= linkRadius }
                     || pa.boundary.contains { ConvexPolygon.distance(pa.planar($0), toConvex: hullB) <= linkRadius }
                 guard touching else { continue }
                 let wa = Double(pa.inlierCount), wb = Double(pb.inlierCount)
-                pa.offset = (pa.offset * wa + pb.normal.dot(pa.normal) * pb.offset * wb) / (wa + wb)
+                if let joint {
+                    pa.normal = joint.normal.dot(pa.normal) < 0 ? -joint.normal : joint.normal
+                    pa.offset = pa.normal.dot(joint.centroid)
+                    inlierBands[a] = max(joint.band, inlierBand(a), inlierBand(b))
+                } else {
+                    pa.offset = (pa.offset * wa + pb.normal.dot(pa.normal) * pb.offset * wb) / (wa + wb)
+                }
                 pa.inlierCount += pb.inlierCount
                 pa.boundary = ConvexPolygon.hull((pa.boundary + pb.boundary).map(pa.planar)).map(pa.spatial)
                 pa.firstSeen = min(pa.firstSeen, pb.firstSeen)
@@ -356,6 +382,15 @@ struct PlaneTracker {
         return removed
     }
 
+    /// Height of the floor (m, W): the lowest upward-facing plane of at least ``minimumFloorArea``
+    /// at least 1 m below the mean camera height; nil before one is found.
+    var floorLevel: Double? {
+        let cameraHeight = cameraHeightSum / Double(max(cameraCount, 1))
+        return planes.values.filter {
+            $0.alignment == .horizontal && $0.normal.z > 0 && cameraHeight - $0.offset > 1.0 && $0.area >= minimumFloorArea
+        }.map(\.offset).min()
+    }
+
     /// Floor: the lowest upward-facing plane of at least ``minimumFloorArea`` at least 1 m below
     /// the mean camera height (and any plane within ``floorTolerance`` of its height); table:
     /// upward-facing, 0.3–1.3 m above the floor; ceiling: downward-facing, above the mean camera
@@ -363,8 +398,7 @@ struct PlaneTracker {
     /// floor is none: it is neither the floor's height nor large enough to define the floor.
     private mutating func classify() {
         let cameraHeight = cameraHeightSum / Double(max(cameraCount, 1))
-        let ups = planes.values.filter { $0.alignment == .horizontal && $0.normal.z > 0 }
-        let floorLevel = ups.filter { cameraHeight - $0.offset > 1.0 && $0.area >= minimumFloorArea }.map(\.offset).min()
+        let floorLevel = self.floorLevel
         for id in planes.keys {
             guard var p = planes[id] else { continue }
             if p.alignment == .vertical {
