@@ -100,3 +100,66 @@ import Testing
         #expect((lowest > -0.05) == rule)
     }
 }
+
+/// A table top found first on a book lying on it, and a table top with its edge just below.
+@Suite struct PlaneLayerTests {
+    typealias Noise = PlaneTrackerTests.Noise
+
+    /// A floor patch (z = 0) under the camera, so the table classifies against it.
+    static func floor(_ noise: inout Noise) -> [Vector3] {
+        (0..<100).map { i in Vector3(-2 + 4 * Double(i % 10) / 9, -1 + 2.5 * Double(i / 10) / 9, noise.next(0.005)) }
+    }
+
+    /// A horizontal grid over `xs` × `ys` at height `z`.
+    static func slab(_ noise: inout Noise, xs: ClosedRange<Double>, ys: ClosedRange<Double>, z: Double, n: Int) -> [Vector3] {
+        (0..<(n * n)).map { i in
+            Vector3(xs.lowerBound + (xs.upperBound - xs.lowerBound) * Double(i % n) / Double(n - 1),
+                    ys.lowerBound + (ys.upperBound - ys.lowerBound) * Double(i / n) / Double(n - 1), z + noise.next(0.004))
+        }
+    }
+
+    /// With the rule off (`rule: false`), the plane stays on the book and grows over the table.
+    @Test(arguments: [true, false])
+    func aTableFoundOnABookMovesDownToTheTable(rule: Bool) throws {
+        var noise = Noise(state: 21)
+        var tracker = PlaneTracker(detection: [.horizontal])
+        if !rule { tracker.layerSeparation = .infinity }
+        let camera = Vector3(0, -2, 1.6)
+        let floor = Self.floor(&noise)
+        // A book (0.3 × 0.22 m, top 4 cm above the table) seen first, densely textured.
+        let book = Self.slab(&noise, xs: 0.1...0.4, ys: 0.1...0.32, z: 0.80, n: 5)
+        _ = tracker.update(points: PlaneTrackerTests.map(floor + book), cameraPosition: camera, timestamp: 0)
+        let first = try #require(tracker.planes.values.first { $0.offset > 0.5 })
+        #expect(abs(first.offset - 0.80) < 0.01)
+        // Then the table top around it (1.6 × 0.9 m at 0.76 m).
+        let top = Self.slab(&noise, xs: -0.6...1.0, ys: -0.3...0.6, z: 0.76, n: 7)
+        for t in 1...2 {
+            _ = tracker.update(points: PlaneTrackerTests.map(floor + book + top), cameraPosition: camera, timestamp: Double(t))
+        }
+        let raised = tracker.planes.values.filter { $0.alignment == .horizontal && $0.offset > 0.5 }
+        #expect(raised.count == 1)
+        let table = try #require(raised.first)
+        #expect(table.id == first.id)
+        #expect((abs(table.offset - 0.76) < 0.01) == rule)
+        #expect(table.classification == .table)
+        if rule { #expect(table.area > 1.0) }
+    }
+
+    @Test func aTableTopKeepsItsHeightOverItsEdge() throws {
+        var noise = Noise(state: 22)
+        var tracker = PlaneTracker(detection: [.horizontal])
+        let camera = Vector3(0, -2, 1.6)
+        let floor = Self.floor(&noise)
+        let top = Self.slab(&noise, xs: -0.6...1.0, ys: -0.3...0.6, z: 0.76, n: 7)
+        _ = tracker.update(points: PlaneTrackerTests.map(floor + top), cameraPosition: camera, timestamp: 0)
+        // The front edge of the 4 cm thick top: a thin strip 3 cm below it.
+        var edge: [Vector3] = []
+        for i in 0..<24 { edge.append(Vector3(-0.6 + 1.6 * Double(i % 12) / 11, -0.32 + noise.next(0.003), 0.73 + noise.next(0.004))) }
+        for t in 1...2 {
+            _ = tracker.update(points: PlaneTrackerTests.map(floor + top + edge), cameraPosition: camera, timestamp: Double(t))
+        }
+        let tables = tracker.planes.values.filter { $0.offset > 0.5 }
+        #expect(tables.count == 1)
+        #expect(tables.allSatisfy { abs($0.offset - 0.76) < 0.01 })
+    }
+}

@@ -93,6 +93,14 @@ extension PlaneTracker {
         return (normal, centroid, band)
     }
 
+    /// Horizontal area (m²) of a horizontal plane's own layer: the hull of its support points
+    /// within half ``layerSeparation`` of its height (0 while its support is unknown).
+    func coreArea(of plane: DetectedPlane) -> Double {
+        let height = plane.offset * plane.normal.z
+        let core = (support[plane.id]?.positions ?? []).filter { abs($0.z - height) <= layerSeparation / 2 }
+        return abs(ConvexPolygon.signedArea(ConvexPolygon.hull(core.map { Vector2($0.x, $0.y) })))
+    }
+
     /// The inlier band of plane `id` (m): ``distanceThreshold`` unless a merge widened it.
     func inlierBand(_ id: Int) -> Double { inlierBands[id] ?? distanceThreshold }
 

@@ -42,6 +42,9 @@ struct PlaneTracker {
     /// Share of each wall's support that must lie within twice ``distanceThreshold`` of the plane
     /// fitted to both for two walls to merge (see ``jointVerticalFit(_:_:)``).
     var jointMergeShare = 0.8
+    /// Height (m) by which a new slab must lie under a known upward-facing plane (not the floor)
+    /// over the same area for that plane to move down to it (see `detectHorizontal`).
+    var layerSeparation = 0.02
     /// Boundary area a new plane needs (m²).
     var minimumArea = 0.05
     /// Parallel planes closer than this (m) over the same area are one surface (a floor seen again
@@ -260,14 +263,26 @@ struct PlaneTracker {
             let members = cluster.map { inliers[$0] }.sorted()
             let area = abs(ConvexPolygon.signedArea(ConvexPolygon.hull(members.map { Vector2(points[$0].x, points[$0].y) })))
             let normalZ: Double = camera.z >= h ? 1 : -1
-            let shadowed = planes.values.contains { p in
+            let shadowing = planes.values.filter { p in
                 // A slab just above or below a known plane over the same area is that plane's
                 // noise (or a rug on a floor), not a new surface.
                 p.alignment == .horizontal && p.normal.z == normalZ && abs(p.offset - normalZ * h) < duplicateSeparation
                     && members.contains { ConvexPolygon.distance(p.planar(points[$0]), toConvex: p.planarBoundary) <= linkRadius }
             }
             let layered = LocalSurfaces.supports(members, surfaces, .horizontal)
-            if members.count >= minimumPoints, area >= minimumArea, !shadowed, layered {
+            if members.count >= minimumPoints, area >= minimumArea, layered, normalZ > 0,
+               let upper = shadowing.first, shadowing.count == 1, upper.classification != .floor,
+               upper.offset - h >= layerSeparation, coreArea(of: upper) < 0.5 * area {
+                // A surface found under a plane that was fitted first on a smaller object lying on
+                // it (a book on a table): objects rest on surfaces, so the plane moves down to the
+                // lower layer and the object's points are left to it as noise. (A table top's
+                // edge, a thin strip just under it, covers far less than the top and does not.)
+                var moved = upper
+                moved.offset = h
+                planes[upper.id] = moved
+                support[upper.id] = nil
+                for i in members { free[i] = false }
+            } else if members.count >= minimumPoints, area >= minimumArea, shadowing.isEmpty, layered {
                 let normal = Vector3(0, 0, normalZ)
                 let plane = newPlane(.horizontal, normal: normal, indices: members, of: points, time: time)
                 planes[plane.id] = plane
