@@ -135,6 +135,8 @@ import Testing
         let top = Self.slab(&noise, xs: -0.6...1.0, ys: -0.3...0.6, z: 0.76, n: 7)
         for t in 1...2 {
             _ = tracker.update(points: PlaneTrackerTests.map(floor + book + top), cameraPosition: camera, timestamp: Double(t))
+            // Every plane's outline lies on it, in the update that moves it too.
+            for p in tracker.planes.values { #expect(p.boundary.allSatisfy { abs($0.dot(p.normal) - p.offset) < 1e-9 }) }
         }
         let raised = tracker.planes.values.filter { $0.alignment == .horizontal && $0.offset > 0.5 }
         #expect(raised.count == 1)

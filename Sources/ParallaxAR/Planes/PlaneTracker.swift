@@ -279,6 +279,7 @@ struct PlaneTracker {
                 // edge, a thin strip just under it, covers far less than the top and does not.)
                 var moved = upper
                 moved.offset = h
+                moved.boundary = upper.planarBoundary.map(moved.spatial)
                 planes[upper.id] = moved
                 support[upper.id] = nil
                 for i in members { free[i] = false }
