@@ -94,10 +94,12 @@ extension PlaneTracker {
     }
 
     /// Horizontal area (m²) of a horizontal plane's own layer: the hull of its support points
-    /// within half ``layerSeparation`` of its height (0 while its support is unknown).
-    func coreArea(of plane: DetectedPlane) -> Double {
+    /// within half ``layerSeparation`` of its height; nil while its support is unknown (just
+    /// after a merge, or when its last update found too few inliers).
+    func coreArea(of plane: DetectedPlane) -> Double? {
+        guard let positions = support[plane.id]?.positions else { return nil }
         let height = plane.offset * plane.normal.z
-        let core = (support[plane.id]?.positions ?? []).filter { abs($0.z - height) <= layerSeparation / 2 }
+        let core = positions.filter { abs($0.z - height) <= layerSeparation / 2 }
         return abs(ConvexPolygon.signedArea(ConvexPolygon.hull(core.map { Vector2($0.x, $0.y) })))
     }
 

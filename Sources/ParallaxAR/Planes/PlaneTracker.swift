@@ -272,7 +272,7 @@ struct PlaneTracker {
             let layered = LocalSurfaces.supports(members, surfaces, .horizontal)
             if members.count >= minimumPoints, area >= minimumArea, layered, normalZ > 0,
                let upper = shadowing.first, shadowing.count == 1, upper.classification != .floor,
-               upper.offset - h >= layerSeparation, coreArea(of: upper) < 0.5 * area {
+               upper.offset - h >= layerSeparation, let core = coreArea(of: upper), core < 0.5 * area {
                 // A surface found under a plane that was fitted first on a smaller object lying on
                 // it (a book on a table): objects rest on surfaces, so the plane moves down to the
                 // lower layer and the object's points are left to it as noise. (A table top's
