@@ -83,13 +83,13 @@ extension PlaneTracker {
         let centroid = all.reduce(Vector3.zero, +) / Double(all.count)
         guard let normal = Self.verticalNormal(all, centroid: centroid) else { return nil }
         let limit = 2 * distanceThreshold
-        func explained(_ points: [Vector3]) -> Bool {
-            let near = points.reduce(0) { $0 + (abs(($1 - centroid).dot(normal)) < limit ? 1 : 0) }
-            return Double(near) >= jointMergeShare * Double(points.count)
+        let residuals = all.map { abs(($0 - centroid).dot(normal)) }
+        func explained(_ r: ArraySlice<Double>) -> Bool {
+            Double(r.filter { $0 < limit }.count) >= jointMergeShare * Double(r.count)
         }
-        guard explained(pa), explained(pb) else { return nil }
-        let residuals = all.map { abs(($0 - centroid).dot(normal)) }.sorted()
-        let band = min(limit, max(distanceThreshold, residuals[residuals.count * 9 / 10]))
+        guard explained(residuals[..<pa.count]), explained(residuals[pa.count...]) else { return nil }
+        let sorted = residuals.sorted()
+        let band = min(limit, max(distanceThreshold, sorted[sorted.count * 9 / 10]))
         return (normal, centroid, band)
     }
 
