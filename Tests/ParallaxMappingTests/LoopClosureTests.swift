@@ -53,5 +53,17 @@ struct LoopClosureTests {
         #expect(closure == nil)
         #expect(mapper.rejectedLoops.count == refusedBefore + 1)
         #expect(mapper.database == before)
+
+        // Two planted matches with too few inliers to count alone (18), 2 cm off the odometry and
+        // 0.5 s apart: the first waits for confirmation, the second confirms it.
+        let near = RigidTransform(rotationMatrix: .identity, translation: Vector3(0.02, 0, 0)) * latest.T_world_camera
+        let confirmedBefore = mapper.confirmedLoops
+        _ = mapper.closeLoop(Relocalization(T_world_camera: near, inlierCount: 18, keyframeIDs: [oldID]),
+                             timestamp: latest.timestamp + 5, T_odom_camera: T_oc)
+        #expect(mapper.confirmedLoops == confirmedBefore)
+        #expect(mapper.rejectedLoops.last?.contains("not confirmed") == true)
+        _ = mapper.closeLoop(Relocalization(T_world_camera: near, inlierCount: 18, keyframeIDs: [oldID]),
+                             timestamp: latest.timestamp + 5.5, T_odom_camera: T_oc)
+        #expect(mapper.confirmedLoops == confirmedBefore + 1)
     }
 }

@@ -116,8 +116,8 @@ struct MapReport {
         let graph = mapper.loopClosures.map(\.optimizationMilliseconds)
         let waited = mapper.loopClosures.map(\.waitMilliseconds).reduce(0, +) + mapper.loopWaitMilliseconds
         let where_ = mapper.configuration.loopClosure.optimizationLatency > 0 ? "mapping thread" : "tracking thread"
-        lines.append(String(format: "loops: %d optimised (%d more deferred, %d already consistent), %d refused; %.1f ms per detection attempt (%d) and pose graph %.1f ms per closure (max %.1f) on the %@, tracking waited %.1f ms in all for it",
-                            mapper.loopClosures.count, mapper.deferredLoops, mapper.consistentLoops, mapper.rejectedLoops.count, mean(mapper.loopMilliseconds),
+        lines.append(String(format: "loops: %d optimised (%d more deferred, %d already consistent; %d confirmed by a second detection), %d refused; %.1f ms per detection attempt (%d) and pose graph %.1f ms per closure (max %.1f) on the %@, tracking waited %.1f ms in all for it",
+                            mapper.loopClosures.count, mapper.deferredLoops, mapper.consistentLoops, mapper.confirmedLoops, mapper.rejectedLoops.count, mean(mapper.loopMilliseconds),
                             mapper.loopMilliseconds.count, mean(graph), graph.max() ?? 0, where_, waited))
         if verbose {
             for e in mapper.loopClosures {

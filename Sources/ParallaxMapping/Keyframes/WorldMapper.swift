@@ -92,6 +92,9 @@ public final class WorldMapper {
     public internal(set) var loopClosures: [LoopClosureEvent] = []
     /// Loops whose edge agreed with the map already (added to the graph without an optimisation).
     public internal(set) var consistentLoops = 0
+    /// Loops with too few inliers on their own that the next detection confirmed
+    /// (``LoopClosureConfiguration/minimumConfirmedInliers``).
+    public internal(set) var confirmedLoops = 0
     /// Loops whose optimisation was deferred (``LoopClosureConfiguration/minimumOptimizationInterval``).
     public internal(set) var deferredLoops = 0
     /// Why verified-looking loop candidates (enough PnP inliers for a relocalization) were refused.

@@ -13,8 +13,26 @@ public struct LoopClosureConfiguration: Sendable {
     /// Data seconds from a detection attempt's frame to the frame its answer is collected at; the
     /// search runs on the mapping thread meanwhile. 0: on the tracking thread at once.
     public var detectionLatency = 0.5
-    /// Fewest PnP inliers for a loop (the relocalizer needs 15; a loop moves the whole map).
+    /// Fewest PnP inliers for a loop accepted on one detection (the relocalizer needs 15; a loop
+    /// moves the whole map).
     public var minimumInliers = 25
+    /// Fewest PnP inliers for a loop accepted when the next detection confirms it: both pass the
+    /// odometry checks and put the camera in the same place (``confirmationAgreement``). Two
+    /// consecutive agreeing matches are the evidence ORB-SLAM asks of a loop candidate (Mur-Artal &
+    /// Tardós, IEEE T-RO 2015, §VI-A: consecutive consistent candidates), and a sparse map (a
+    /// mono drone in a hall holds about 20 points per keyframe) rarely gives one image 25 inliers.
+    public var minimumConfirmedInliers = 15
+    /// How closely (m, rad) two detections must agree: the world pose of the odometry frame
+    /// implied by the first, carried along the odometry to the second's camera, against the
+    /// second's PnP pose.
+    public var confirmationAgreement = (position: 0.04, yaw: 0.75 * Double.pi / 180)
+    /// Most data seconds between two detections that confirm each other.
+    public var confirmationWindow = 1.5
+    /// Drift allowance per metre for a loop that needs confirming, tighter than ``driftPerMetre``:
+    /// repeated texture gives pairs of consecutive false matches that agree with each other (in the
+    /// simulated hall, a copy of the scene 4–6 m along with the right yaw), and a loop with few
+    /// inliers should not move the map by more than plausible drift.
+    public var confirmedDriftPerMetre = 0.02
     /// The PnP yaw may differ from the odometry's by at most this (rad) …
     public var maximumYawDisagreement = 8.0 * Double.pi / 180
     /// … and the position by at most this (m) plus ``driftPerMetre`` times the path length
@@ -106,6 +124,18 @@ struct LoopCloser {
     /// A loop whose edge is in the graph but whose optimisation waits for the interval.
     struct DeferredLoop { var old: Int, latest: Int, inliers: Int }
     var deferred: DeferredLoop?
+    /// The latest detection that passed the odometry checks, kept so that the next one can
+    /// confirm it (``LoopClosureConfiguration/minimumConfirmedInliers``).
+    struct Detection {
+        var timestamp: Double
+        var segment: Int
+        var old: Keyframe, latest: Keyframe
+        var T_world_camera: RigidTransform, T_odom_camera: RigidTransform
+        var inliers: Int
+        /// True once its loop edge is in the graph.
+        var edgeAdded: Bool
+    }
+    var lastDetection: Detection?
     /// Frame time of the latest optimisation started.
     var lastOptimizationAt = -Double.infinity
     private var lastAttempt = -Double.infinity
@@ -142,18 +172,35 @@ struct LoopCloser {
     }
 
     /// Checks a PnP answer against the odometry's prediction; the reason when rejected.
+    /// Answers with fewer than ``LoopClosureConfiguration/minimumInliers`` (but at least
+    /// ``LoopClosureConfiguration/minimumConfirmedInliers``) pass here and still need confirming
+    /// (``confirms(_:_:)``).
     func check(_ r: Relocalization, predicted T_world_camera: RigidTransform, oldKeyframe: Int, segment: Int) -> String? {
-        if r.inlierCount < configuration.minimumInliers { return "inliers \(r.inlierCount) < \(configuration.minimumInliers)" }
+        if r.inlierCount < configuration.minimumConfirmedInliers { return "inliers \(r.inlierCount) < \(configuration.minimumConfirmedInliers)" }
         if unverifiedSegment == segment { return nil }
         let yaw = abs(wrapAngle(Self.yaw(of: r.T_world_camera) - Self.yaw(of: T_world_camera)))
         if yaw > configuration.maximumYawDisagreement {
             return String(format: "yaw disagrees with the odometry by %.1f°", yaw * 180 / .pi)
         }
         let travelled = records[oldKeyframe].map { path - $0.path } ?? 10
-        let bound = configuration.maximumPositionDisagreement + configuration.driftPerMetre * max(0, travelled)
+        let drift = r.inlierCount < configuration.minimumInliers ? configuration.confirmedDriftPerMetre : configuration.driftPerMetre
+        let bound = configuration.maximumPositionDisagreement + drift * max(0, travelled)
         let distance = (r.T_world_camera.translation - T_world_camera.translation).norm
         if distance > bound { return String(format: "position disagrees with the odometry by %.2f m (bound %.2f m)", distance, bound) }
         return nil
+    }
+
+    /// True when detection `later` puts the camera where `earlier` does: the world pose of the
+    /// odometry frame that `earlier`'s PnP implies, applied to `later`'s odometry pose, against
+    /// `later`'s PnP pose (comparing at the camera, not at the odometry origin, keeps the yaw's
+    /// lever arm out). Both must belong to one tracking segment and lie within the window.
+    func confirms(_ earlier: Detection, _ later: Detection) -> Bool {
+        guard earlier.segment == later.segment, later.timestamp - earlier.timestamp <= configuration.confirmationWindow else { return false }
+        let T_world_odom = earlier.T_world_camera * earlier.T_odom_camera.inverse
+        let carried = T_world_odom * later.T_odom_camera
+        let yaw = abs(wrapAngle(Self.yaw(of: carried) - Self.yaw(of: later.T_world_camera)))
+        let distance = (carried.translation - later.T_world_camera.translation).norm
+        return distance <= configuration.confirmationAgreement.position && yaw <= configuration.confirmationAgreement.yaw
     }
 
     /// Records a loop edge: old keyframe `old` (pose in the world now) to `latest`, whose loop

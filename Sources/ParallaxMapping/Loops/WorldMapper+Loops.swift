@@ -45,11 +45,32 @@ extension WorldMapper {
                    in snapshot: KeyframeDatabase? = nil) -> LoopClosureEvent? {
         let keyframes = (snapshot ?? database).keyframes
         guard let oldID = r.keyframeIDs.first, let oldKeyframe = keyframes.first(where: { $0.id == oldID }) else { return nil }
-        if let reason = loops.check(r, predicted: predicted ?? T_world_odom * T_oc, oldKeyframe: oldID, segment: segment) {
-            rejectedLoops.append(reason)
+        let prediction = predicted ?? T_world_odom * T_oc
+        let mapTime = timestamp - (database.keyframes.first?.timestamp ?? timestamp)  // for the reasons: seconds since the map began
+        if let reason = loops.check(r, predicted: prediction, oldKeyframe: oldID, segment: segment) {
+            let yaw = wrapAngle(LoopCloser.yaw(of: r.T_world_camera) - LoopCloser.yaw(of: prediction)) * 180 / .pi
+            let shift = (r.T_world_camera.translation - prediction.translation).norm
+            rejectedLoops.append(String(format: "%.2f s, keyframe %d: %@ (PnP vs odometry %.3f m, %.2f°)", mapTime, oldID, reason, shift, yaw))
             return nil
         }
         guard let latest = keyframes.last(where: { loops.records[$0.id]?.segment == segment }) else { return nil }
+        let detection = LoopCloser.Detection(timestamp: timestamp, segment: segment, old: oldKeyframe, latest: latest, T_world_camera: r.T_world_camera,
+                                             T_odom_camera: T_oc, inliers: r.inlierCount, edgeAdded: r.inlierCount >= loops.configuration.minimumInliers)
+        let earlier = loops.lastDetection
+        loops.lastDetection = detection
+        if !detection.edgeAdded {
+            // Too few inliers on its own: accepted only when it confirms the previous detection.
+            guard let earlier, loops.confirms(earlier, detection) else {
+                rejectedLoops.append(String(format: "%.2f s, keyframe %d: inliers %d < %d and not confirmed by the previous detection",
+                                            mapTime, oldID, r.inlierCount, loops.configuration.minimumInliers))
+                return nil
+            }
+            loops.lastDetection?.edgeAdded = true
+            confirmedLoops += 1
+            if !earlier.edgeAdded {
+                loops.addLoop(old: earlier.old, latest: earlier.latest, T_world_camera: earlier.T_world_camera, T_odom_camera: earlier.T_odom_camera)
+            }
+        }
         let disagreement = loops.addLoop(old: oldKeyframe, latest: latest, T_world_camera: r.T_world_camera, T_odom_camera: T_oc)
         if let disagreement, loops.isConsistent(disagreement) {
             consistentLoops += 1
