@@ -75,6 +75,38 @@ import Testing
         }
     }
 
+    /// A candidate that passes through a known wall within a few degrees joins that wall to
+    /// something in front of it and is refused; a separate surface in front of the wall, or a wall
+    /// across it, is not.
+    @Test func aCandidateCrossingAWallIsRefusedAParallelSurfaceInFrontIsNot() {
+        var noise = Noise(state: 14)
+        var tracker = PlaneTracker(detection: [.vertical])
+        _ = tracker.update(points: PlaneTrackerTests.map(Self.sheet(&noise, xs: -3...0, y0: 2, columns: 16)),
+                           cameraPosition: Vector3(0, 0, 1.6), timestamp: 0)
+        #expect(tracker.planes.count == 1)
+        func candidate(_ points: [Vector3]) -> (normal: Vector3, offset: Double) {
+            let c = points.reduce(Vector3.zero, +) / Double(points.count)
+            let n = PlaneTracker.verticalNormal(points, centroid: c) ?? Vector3(0, 1, 0)
+            return (n, n.dot(c))
+        }
+        // From behind the wall's plane at x = −1.5 to 18 cm in front of it at x = 1: about 5°.
+        let bridge = Self.sheet(&noise, xs: -1.5...1, y0: 1.91, x0: 0, slope: -0.072)
+        let b = candidate(bridge)
+        #expect(tracker.crossesWall(normal: b.normal, offset: b.offset, members: bridge))
+        // A shelf front 18 cm in front of the wall, parallel: a real surface.
+        let shelf = Self.sheet(&noise, xs: 0.2...1.2, y0: 1.82)
+        let f = candidate(shelf)
+        #expect(!tracker.crossesWall(normal: f.normal, offset: f.offset, members: shelf))
+        // A wall at right angles that meets it: not within the angle.
+        var across: [Vector3] = []
+        for i in 0..<40 {
+            let y = 0.5 + 1.5 * Double(i % 10) / 9, z = 0.2 + 0.5 * Double(i / 10)
+            across.append(Vector3(-1.0 + 0.001 * Double(i % 3), y, z))
+        }
+        let a = candidate(across)
+        #expect(!tracker.crossesWall(normal: a.normal, offset: a.offset, members: across))
+    }
+
     /// Mistriangulated points under the floor neither found a wall nor extend one (with the
     /// rule off, the same points do found one).
     @Test(arguments: [true, false])

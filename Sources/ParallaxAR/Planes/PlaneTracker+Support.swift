@@ -116,6 +116,28 @@ extension PlaneTracker {
         retired[b] = nil
         inlierBands[b] = nil
     }
+
+    /// True when a vertical candidate (unit normal `n`, `n · p = offset`, supported by `members`)
+    /// lies within ``crossingAngle`` of an existing vertical plane and crosses it inside both
+    /// horizontal extents (within 10 cm of the wall's ends): the ends of the candidate's extent lie
+    /// on opposite sides of the wall.
+    func crossesWall(normal n: Vector3, offset: Double, members: [Vector3]) -> Bool {
+        let (e1, _) = ConvexPolygon.basis(ofPlaneWithNormal: n)
+        let along = members.map { $0.dot(e1) }
+        guard let lo = along.min(), let hi = along.max() else { return false }
+        let foot = n * offset
+        let a = foot + e1 * (lo - foot.dot(e1)), b = foot + e1 * (hi - foot.dot(e1))
+        for wall in planes.values where wall.alignment == .vertical && abs(wall.normal.dot(n)) > cos(crossingAngle) {
+            let da = wall.normal.dot(a) - wall.offset, db = wall.normal.dot(b) - wall.offset
+            guard da * db < 0 else { continue }
+            let crossing = a + (b - a) * (da / (da - db))
+            let (w1, _) = ConvexPolygon.basis(ofPlaneWithNormal: wall.normal)
+            let extent = wall.boundary.map { $0.dot(w1) }
+            guard let wlo = extent.min(), let whi = extent.max() else { continue }
+            if crossing.dot(w1) >= wlo - 0.1, crossing.dot(w1) <= whi + 0.1 { return true }
+        }
+        return false
+    }
 }
 
 /// The heights (m) near a vertical plane's lowest and highest boundary corners: where a floor,

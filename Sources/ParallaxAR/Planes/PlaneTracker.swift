@@ -56,6 +56,9 @@ struct PlaneTracker {
     var floorTolerance = 0.04
     /// Depth below the floor (m) beyond which points are outliers, kept out of every plane.
     var belowFloorTolerance = 0.1
+    /// A new vertical plane within this angle (rad) of a wall that it crosses inside both extents
+    /// is refused (``crossesWall(normal:offset:members:)``).
+    var crossingAngle = 10 * Double.pi / 180
     /// RANSAC iterations for vertical planes.
     var ransacIterations = 200
 
@@ -343,6 +346,13 @@ struct PlaneTracker {
             // A consensus of scattered points (clutter, slices through other surfaces) is not a
             // wall: set its points aside for this pass and look for the next one.
             guard LocalSurfaces.supports(members, surfaces, .vertical) else {
+                excluded.formUnion(members)
+                continue
+            }
+            // Two real surfaces do not cross: a candidate within a few degrees of a wall that passes
+            // through it inside both extents joins points of that wall to points of something in
+            // front of it (a bookshelf 18 cm out at one end: a 5° "wall").
+            guard !crossesWall(normal: n, offset: n.dot(c), members: members.map { points[$0] }) else {
                 excluded.formUnion(members)
                 continue
             }
