@@ -33,6 +33,40 @@ struct HandheldAccuracyTests {
         try Self.check(trajectory: "tumvi_room3", profile: .phone, floor: 0.10, duration: 20)
     }
 
+    /// The same phone recording with `timeshift_cam_imu` and `line_delay` left out of `sensor.yaml`,
+    /// as many phone datasets come: the tracker must find the 10 ms offset and the 20 ms readout
+    /// itself. Before the readout was estimated (``ReadoutEstimator``) this walk ended at 1.05 m;
+    /// now 5.4 cm, readout 16.1 ms, offset 9.85 ms.
+    @Test("Phone profile with the timing left out of sensor.yaml within 10 cm", .needsSharedTrajectories)
+    func phoneWithoutTiming() throws {
+        let (loaded, name) = try TrackingFixtures.simulated(trajectory: "tumvi_room3", stereo: false, duration: 20, profile: .phone)
+        _ = try #require(loaded, "\(name)")
+        let stated = TrackingFixtures.cache.appendingPathComponent(name)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-hidden-timing-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fm = FileManager.default
+        try fm.createDirectory(at: folder.appendingPathComponent("mav0/cam0"), withIntermediateDirectories: true)
+        for link in ["mav0/imu0", "mav0/state_groundtruth_estimate0", "mav0/cam0/data"] {
+            try fm.createSymbolicLink(at: folder.appendingPathComponent(link), withDestinationURL: stated.appendingPathComponent(link))
+        }
+        try fm.copyItem(at: stated.appendingPathComponent("mav0/cam0/data.csv"), to: folder.appendingPathComponent("mav0/cam0/data.csv"))
+        let yaml = try String(contentsOf: stated.appendingPathComponent("mav0/cam0/sensor.yaml"), encoding: .utf8)
+        let hidden = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("timeshift_cam_imu") && !$0.hasPrefix("line_delay") }.joined(separator: "\n")
+        #expect(hidden != yaml)
+        try hidden.write(to: folder.appendingPathComponent("mav0/cam0/sensor.yaml"), atomically: true, encoding: .utf8)
+
+        let summary = try DatasetRunner(dataset: try EuRoCDataset(url: folder), configuration: TrackerConfiguration(mode: .mono)).run()
+        let ate = try #require(try summary.evaluation()).report.ate.rmse
+        let readout = try #require(summary.finalReadout)
+        let offset = try #require(summary.finalTimeOffset)
+        print(String(format: "%@ without timing: ATE posyaw %.4f m, readout %.1f ms (truth 20), offset %.2f ms (truth 10)",
+                     name, ate, readout * 1e3, offset * 1e3))
+        #expect(ate <= 0.10)
+        #expect(abs(readout - 0.02) <= 0.006)
+        #expect(abs(offset - 0.01) <= 0.001)
+    }
+
     /// Started late, inside the still first second: these starts reset before the low-parallax
     /// weighting (``TrackerConfiguration/lowParallaxReference``). Tracks seen over millimetres of
     /// tremor made the velocity overconfident, and the first quick motion reset the filter: room2

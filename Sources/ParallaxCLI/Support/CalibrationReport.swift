@@ -6,6 +6,14 @@ import ParallaxTracking
 /// camera's extrinsics moved from what `sensor.yaml` states.
 enum CalibrationReport {
     /// One line per camera (empty when nothing was tracked), each starting with a newline.
+    /// The estimated rolling-shutter readout, when the calibration stated none.
+    static func readout(_ s: DatasetRunner.Summary) -> String {
+        guard let readout = s.finalReadout else { return "" }
+        return readout > 0
+            ? String(format: "\nrolling-shutter readout (estimated; sensor.yaml states no line_delay): %.1f ms top to bottom", readout * 1e3)
+            : "\nrolling-shutter readout (estimated; sensor.yaml states no line_delay): none found (global shutter)"
+    }
+
     static func extrinsics(_ s: DatasetRunner.Summary) -> String {
         var out = ""
         for (i, estimate) in s.finalExtrinsics.enumerated() where i < s.calibratedExtrinsics.count {

@@ -23,8 +23,17 @@ struct EstimatorCore {
     let noise: IMUNoise
     /// Camera–IMU time offset before any estimate: the calibration's `timeshift_cam_imu`, or 0.
     let initialTimeOffset: Double
-    /// Rolling-shutter correction when the calibration states a line delay.
-    let rollingShutter: RollingShutterCorrection?
+    /// Rolling-shutter correction when the calibration states a line delay, or once
+    /// ``readoutEstimator`` has found one.
+    var rollingShutter: RollingShutterCorrection?
+    /// Finds the readout when the calibration states none (nil when it does, or when estimation is
+    /// off); kept across resets, like the calibration estimates.
+    var readoutEstimator: ReadoutEstimator?
+    /// cam0's turn rate and uncorrected features at the previous frame (for ``readoutEstimator``).
+    var previousCameraRate: Vector3?
+    var previousRawFeatures: [TrackedFeature] = []
+    /// Image heights of cam0 and cam1.
+    let imageHeights: (Int, Int?)
     private let makeTracker: () -> FeatureTracker
 
     var tracker: FeatureTracker
@@ -49,6 +58,10 @@ struct EstimatorCore {
         noise = imu.noiseDensities
         rig = CameraRig(camera0: camera0, camera1: camera1)
         rollingShutter = RollingShutterCorrection(camera0: camera0, camera1: camera1, rig: rig)
+        imageHeights = (camera0.height, camera1?.height)
+        if rollingShutter == nil, configuration.estimatesReadout {
+            readoutEstimator = ReadoutEstimator(height: camera0.height)
+        }
         let frontEnd = configuration.frontEnd
         if let camera1 {
             let cam1 = try camera1.makeCameraModel()
@@ -101,10 +114,12 @@ struct EstimatorCore {
         if let left, let plane = FloatPlane(width: left.width, height: left.height, gray8: left.pixels) {
             let rightPlane = right.flatMap { FloatPlane(width: $0.width, height: $0.height, gray8: $0.pixels) }
             frame = tracker.process(image: plane, timestamp: timestamp, rightImage: isStereo ? rightPlane : nil,
-                                    predictedRotation: predicted)
+                                    predictedRotation: predicted,
+                                    translation: predicted.flatMap { predictedCameraTranslation(to: frameTime, rotation: $0) })
         }
         if let frameFilter, let f = frame { frame = frameFilter(f) }
         let gyroNow = imu.gyro(at: frameTime)
+        if readoutEstimator != nil, let f = frame, let gyroNow { estimateReadout(f, gyro: gyroNow, rotation: predicted) }
         if let rollingShutter, let f = frame {
             frame = rollingShutter.apply(f, angularVelocity: (gyroNow ?? .zero) - (state?.biasGyro ?? .zero))
         }
@@ -205,6 +220,69 @@ struct EstimatorCore {
     }
 
     /// Gyro-integrated rotation of cam0 between two frame times (`p_cur = R p_prev`), for KLT.
+    /// Feeds the readout estimator with this frame and the previous one (uncorrected tracks) and
+    /// corrects every later frame with its estimate, updated while it is refined (a change under
+    /// 0.5 ms keeps the correction in use).
+    private mutating func estimateReadout(_ frame: FeatureFrame, gyro: Vector3, rotation R_cur_prev: Matrix3?) {
+        let rate = rig.R_body_cam0.transpose * (gyro - (state?.biasGyro ?? .zero))
+        let raw = previousRawFeatures
+        defer {
+            previousCameraRate = rate
+            previousRawFeatures = frame.features  // before any correction (memory.previousFeatures is after it)
+        }
+        guard var estimator = readoutEstimator, !estimator.isFinal, let R_cur_prev, let ratePrevious = previousCameraRate else { return }
+        // The pairs compare rows at times the time offset places: wait for the filter to know it.
+        guard let s = state else { return }
+        let td = FilterState.timeOffsetColumn
+        guard s.covariance[td * s.dimension + td].squareRoot() <= configuration.readoutTimeOffsetSigma else { return }
+        var before: [Int: TrackedFeature] = [:]
+        for f in raw { before[f.id] = f }
+        var previous: [(normalized: Vector2, row: Double)] = [], current: [(normalized: Vector2, row: Double)] = []
+        for f in frame.features {
+            guard let p = before[f.id] else { continue }
+            previous.append((p.normalized, p.pixel.y))
+            current.append((f.normalized, f.pixel.y))
+        }
+        let pairsBefore = estimator.pairs
+        let estimate = estimator.add(previous: previous, current: current, ratePrevious: ratePrevious, rateCurrent: rate, rotation: R_cur_prev)
+        readoutEstimator = estimator
+        guard estimator.pairs > pairsBefore, let readout = estimate else { return }
+        if abs(readout - (rollingShutter?.readout ?? 0)) < 0.0005 { return }
+        rollingShutter = readout > 0 ? RollingShutterCorrection(lineDelay: estimator.lineDelay(readout: readout), height0: imageHeights.0,
+                                                                height1: imageHeights.1, rig: rig) : nil
+    }
+
+    /// The camera's translation from the last frame to `t1` at the filter's velocity (constant
+    /// over the frame interval), and the depths of the last frame's triangulated feature points in
+    /// that frame's camera; nil before the filter runs or while its velocity is uncertain.
+    /// `R_cur_prev` is the gyro's camera rotation.
+    func predictedCameraTranslation(to t1: Double, rotation R_cur_prev: Matrix3) -> TranslationPrediction? {
+        guard let s = state, let T_wc = memory.lastResult?.T_world_camera, t1 > s.timestamp else { return nil }
+        let dt = t1 - s.timestamp
+        // After a gap, or while the velocity is still uncertain (converging, or coasting after a
+        // blind stretch), the rotation alone is the safer start.
+        guard dt < 0.5, s.velocitySigma <= configuration.convergedVelocitySigma else { return nil }
+        // Camera centre displacement (world), then into the current camera: t = −R_wc_curᵀ Δc.
+        let R_wc_cur = T_wc.rotationMatrix * R_cur_prev.transpose
+        let t = -1.0 * (R_wc_cur.transpose * (s.velocity * dt))
+        let prediction = TranslationPrediction(t_cur_prev: t, depths: lastFeatureDepths()?.depths ?? [:])
+        // A shift of a few pixels is inside KLT's basin whatever the start; only a large one needs
+        // the prediction (otherwise the tracks, and the figures, stay those of the rotation alone).
+        guard let depth = prediction.typicalDepth,
+              camera0Model.fx * Vector2(t.x, t.y).norm / depth >= configuration.translationPredictionMinimumShift else { return nil }
+        return prediction
+    }
+
+    /// Depths of the last frame's triangulated feature points in that frame's camera (with no
+    /// translation); nil before the filter reports a pose.
+    func lastFeatureDepths() -> TranslationPrediction? {
+        guard let last = memory.lastResult, let T_wc = last.T_world_camera else { return nil }
+        let T_cw = T_wc.inverse
+        var depths: [Int: Double] = [:]
+        for p in last.featurePoints { depths[p.id] = (T_cw * p.position_world).z }
+        return TranslationPrediction(t_cur_prev: .zero, depths: depths)
+    }
+
     func predictedCameraRotation(from t0: Double, to t1: Double) -> Matrix3? {
         guard t0.isFinite, t1 > t0 else { return nil }
         let bg = state?.biasGyro ?? .zero

@@ -55,6 +55,7 @@ extension EstimatorCore {
                                     biasGyro: s.biasGyro, biasAccel: s.biasAccel, featurePoints: points,
                                     trackedFeatureCount: featureCount, timings: timings)
         result.timeOffset = s.timeOffset
+        result.estimatedReadout = readoutEstimator?.estimate
         result.cameraExtrinsics = extrinsics
         result.extrinsicsEstimated = s.calibratedCameras > 0
         result.cameraIntrinsics = (0..<s.intrinsicCameras).map { lenses[$0].values(offset: s.intrinsicOffsets[$0]) }

@@ -33,6 +33,15 @@ struct RollingShutterCorrection {
         R_c1_c0 = rig.R_c1_c0
     }
 
+    /// A correction with an estimated line delay (s per row), the same for both cameras
+    /// (``ReadoutEstimator``).
+    init(lineDelay: Double, height0: Int, height1: Int?, rig: CameraRig) {
+        self.lineDelay = (lineDelay, lineDelay)
+        middleRow = (Double(height0 - 1) / 2, Double((height1 ?? height0) - 1) / 2)
+        R_body_cam0 = rig.R_body_cam0
+        R_c1_c0 = rig.R_c1_c0
+    }
+
     /// Readout time (s) of the top-to-bottom scan, the longer of the two cameras'.
     var readout: Double {
         max(lineDelay.left * (2 * middleRow.left + 1), lineDelay.right * (2 * middleRow.right + 1))

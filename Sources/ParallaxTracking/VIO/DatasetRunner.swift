@@ -30,6 +30,9 @@ public struct DatasetRunner {
         public var trajectory = Trajectory(poses: [], name: "estimate")
         /// The camera–IMU time offset (s) of the last frame with a pose (estimated or from the calibration).
         public var finalTimeOffset: Double?
+        /// The rolling-shutter readout (s) estimated by the last frame with a pose (see
+        /// ``TrackingResult/estimatedReadout``); nil when not estimated.
+        public var finalReadout: Double?
         /// Each camera's `T_body_camera` estimated online, at the last tracked frame (empty when the
         /// extrinsics were held at the calibration's values: mono by default).
         public var finalExtrinsics: [RigidTransform] = []
@@ -127,6 +130,7 @@ public struct DatasetRunner {
                     let timeNs = r.poseTimestampNs
                     summary.trajectory.poses.append(TrajectoryPose(time: r.timestamp + r.timeOffset, timeNs: timeNs, T_world_body: T))
                     summary.finalTimeOffset = r.timeOffset
+                    summary.finalReadout = r.estimatedReadout
                     summary.finalExtrinsics = r.extrinsicsEstimated ? r.cameraExtrinsics : []
                     summary.finalIntrinsics = r.cameraIntrinsics
                 }

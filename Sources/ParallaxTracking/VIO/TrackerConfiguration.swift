@@ -122,6 +122,17 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// twice as many as it accepted has lost its linearisation point (healthy runs reject 0–2 %).
     /// It is reset like a diverged one.
     public var inconsistencyWindow: Int = 10
+    /// Estimate a rolling-shutter readout from the gyro and the tracks when the calibration
+    /// states no `line_delay` (``ReadoutEstimator``); off: such a camera is taken as global shutter.
+    public var estimatesReadout = true
+    /// KLT starts also from the predicted translation (at each feature's depth) once the typical
+    /// feature would move at least this far (pixels) from it: on repetitive texture a start that far
+    /// off locks onto the wrong period (see `TranslationPrediction`); smaller shifts KLT finds alone.
+    public var translationPredictionMinimumShift = 8.0
+    /// The readout estimate uses frame pairs only once the filter runs and its time-offset σ is
+    /// below this (s): the pairs compare rows at the times the offset places, and a wrong offset
+    /// looks like a readout (a hidden 20 ms offset made the first pairs say "global shutter").
+    public var readoutTimeOffsetSigma = 0.003
     /// See ``inconsistencyWindow``.
     public var inconsistencyMinimumRejections: Int = 20
     /// A rejected zero-velocity update counts as this many rejected tracks in the consistency test:

@@ -60,6 +60,10 @@ public struct TrackingResult: Sendable {
     /// Camera–IMU time offset in use (s, Kalibr's `timeshift_cam_imu`): the pose is the body's at
     /// `timestamp + timeOffset` on the IMU (and ground-truth) clock.
     public var timeOffset: Double = 0
+    /// Rolling-shutter readout (s, top row to bottom) estimated from the gyro and the tracks when
+    /// the calibration states no `line_delay`; 0 for a camera found to be global shutter; nil when
+    /// the calibration states one, estimation is off, or there is no answer yet.
+    public var estimatedReadout: Double?
     /// Each camera's extrinsics `T_body_camera` in use (cam0, then cam1): the calibration's, or the
     /// filter's estimate when they are estimated online; empty before the first state.
     public var cameraExtrinsics: [RigidTransform] = []
