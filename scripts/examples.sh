@@ -11,14 +11,8 @@ dataset="${1:-$repo/Datasets/sample}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-# SwiftPM's incremental build of a path dependency can keep objects compiled against an older
-# layout of Parallax's types (a stored property added to a public struct), and the examples then
-# crash in debug builds ("outlined destroy of DatasetRunner.Summary"). The folder is therefore
-# rebuilt from scratch whenever the checkout differs from the one it was built from.
-stamp="$( (git rev-parse HEAD 2>/dev/null; git status --porcelain 2>/dev/null; git diff 2>/dev/null) | cksum)"
-if [ -d "$scratch" ] && [ "$(cat "$scratch/.parallax-stamp" 2>/dev/null)" != "$stamp" ]; then rm -rf "$scratch"; fi
-mkdir -p "$scratch"
-echo "$stamp" > "$scratch/.parallax-stamp"
+. "$repo/scripts/fresh-scratch.sh"
+fresh_scratch "$scratch"
 
 build() { swift build --package-path "Examples/$1" --scratch-path "$scratch" --product "$1" >&2; }
 bin() { echo "$scratch/debug/$1"; }

@@ -50,6 +50,8 @@ build=(swift build --package-path Fuzz --scratch-path .build-fuzz/build
 [[ -n "${FUZZ_JOBS:-}" ]] && build+=(-j "$FUZZ_JOBS")
 [[ -n "${FUZZ_BUILD_LOCK:-}" ]] && build=(flock "$FUZZ_BUILD_LOCK" "${build[@]}")
 echo "== building the fuzz targets"
+. scripts/fresh-scratch.sh
+fresh_scratch .build-fuzz/build  # the corpus beside it is kept
 "${build[@]}"
 bin=".build-fuzz/build/debug"
 
