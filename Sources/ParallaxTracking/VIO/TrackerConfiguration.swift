@@ -128,7 +128,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// KLT starts also from the predicted translation (at each feature's depth) once the typical
     /// feature would move at least this far (pixels) from it: on repetitive texture a start that far
     /// off locks onto the wrong period (see `TranslationPrediction`); smaller shifts KLT finds alone.
-    public var translationPredictionMinimumShift = 8.0
+    public var translationPredictionMinimumShift = 25.0
     /// The readout estimate uses frame pairs only once the filter runs and its time-offset σ is
     /// below this (s): the pairs compare rows at the times the offset places, and a wrong offset
     /// looks like a readout (a hidden 20 ms offset made the first pairs say "global shutter").
