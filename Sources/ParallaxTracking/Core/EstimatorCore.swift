@@ -111,6 +111,10 @@ struct EstimatorCore {
         let t0 = threadCPUMilliseconds()
         var frame: FeatureFrame?
         let predicted = predictedCameraRotation(from: previousFrameTime, to: frameTime)
+        // The front-end's epipolar test sees uncorrected rows: a rolling shutter moves the top and
+        // bottom rows by pixels in a changing turn, so its threshold widens once one is known.
+        tracker.epipolarThreshold = rollingShutter == nil ? configuration.frontEnd.ransacThreshold
+                                                          : configuration.rollingShutterRansacThreshold
         if let left, let plane = FloatPlane(width: left.width, height: left.height, gray8: left.pixels) {
             let rightPlane = right.flatMap { FloatPlane(width: $0.width, height: $0.height, gray8: $0.pixels) }
             frame = tracker.process(image: plane, timestamp: timestamp, rightImage: isStereo ? rightPlane : nil,

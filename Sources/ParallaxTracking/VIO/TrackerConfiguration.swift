@@ -125,6 +125,11 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Estimate a rolling-shutter readout from the gyro and the tracks when the calibration
     /// states no `line_delay` (``ReadoutEstimator``); off: such a camera is taken as global shutter.
     public var estimatesReadout = true
+    /// The front-end's epipolar RANSAC threshold (pixels) for a rolling-shutter camera (stated or
+    /// estimated readout): its test runs on uncorrected rows, where a 20 ms readout in a changing
+    /// turn moves the top and bottom rows by 2–5 px, so 1 px dropped exactly the features that
+    /// show the rolling shutter — and biased the readout estimate low (16 ms for 20).
+    public var rollingShutterRansacThreshold = 3.0
     /// KLT starts also from the predicted translation (at each feature's depth) once the typical
     /// feature would move at least this far (pixels) from it: on repetitive texture a start that far
     /// off locks onto the wrong period (see `TranslationPrediction`); smaller shifts KLT finds alone.

@@ -45,6 +45,10 @@ public struct FeatureTracker: Sendable {
     /// Settings.
     public let configuration: FeatureTrackerConfiguration
 
+    /// Epipolar RANSAC threshold (pixels) in use: ``FeatureTrackerConfiguration/ransacThreshold``
+    /// unless the owner widens it (a rolling-shutter camera: see `TrackerConfiguration`).
+    public var epipolarThreshold: Double
+
     private var previousPyramid: ImagePyramid?
     /// Mean brightness of the previous frame (its coarsest pyramid level).
     private var previousBrightness: Double?
@@ -56,6 +60,7 @@ public struct FeatureTracker: Sendable {
         self.camera = camera
         self.stereo = nil
         self.configuration = configuration
+        epipolarThreshold = configuration.ransacThreshold
     }
 
     /// A stereo tracker; `T_right_left` maps left-camera points into the right camera
@@ -64,6 +69,7 @@ public struct FeatureTracker: Sendable {
                 configuration: FeatureTrackerConfiguration = .init()) {
         self.camera = camera
         self.configuration = configuration
+        epipolarThreshold = configuration.ransacThreshold
         var klt = configuration.klt
         klt.levels = max(klt.levels, 3)
         self.stereo = StereoMatcher(left: camera, right: rightCamera, T_right_left: T_right_left,
@@ -157,7 +163,7 @@ public struct FeatureTracker: Sendable {
         for k in 0..<tracked.count { tracked[k].normalized = camera.undistort(tracked[k].pixel) }
         if !tracked.isEmpty {
             let ransac = EpipolarRansac(focalLength: 0.5 * (camera.fx + camera.fy),
-                                        threshold: configuration.ransacThreshold,
+                                        threshold: epipolarThreshold,
                                         seed: configuration.ransacSeed)
             let keep = ransac.inliers(previous: previousNormalized, current: tracked.map(\.normalized),
                                       rotation: R_cur_prev)
