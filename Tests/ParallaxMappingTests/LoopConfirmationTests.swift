@@ -17,7 +17,7 @@ struct LoopConfirmationTests {
         var T_world_camera = turn * T_odom_camera
         T_world_camera.translation = T_odom_camera.translation + offset
         return LoopCloser.Detection(timestamp: t, segment: segment, old: keyframe, latest: keyframe, T_world_camera: T_world_camera,
-                                    T_odom_camera: T_odom_camera, inliers: 18, edgeAdded: false)
+                                    T_odom_camera: T_odom_camera, edgeAdded: false)
     }
 
     @Test("two detections that agree confirm each other; disagreeing, late or across a reset they do not")

@@ -131,7 +131,6 @@ struct LoopCloser {
         var segment: Int
         var old: Keyframe, latest: Keyframe
         var T_world_camera: RigidTransform, T_odom_camera: RigidTransform
-        var inliers: Int
         /// True once its loop edge is in the graph.
         var edgeAdded: Bool
     }

@@ -55,7 +55,7 @@ extension WorldMapper {
         }
         guard let latest = keyframes.last(where: { loops.records[$0.id]?.segment == segment }) else { return nil }
         let detection = LoopCloser.Detection(timestamp: timestamp, segment: segment, old: oldKeyframe, latest: latest, T_world_camera: r.T_world_camera,
-                                             T_odom_camera: T_oc, inliers: r.inlierCount, edgeAdded: r.inlierCount >= loops.configuration.minimumInliers)
+                                             T_odom_camera: T_oc, edgeAdded: r.inlierCount >= loops.configuration.minimumInliers)
         let earlier = loops.lastDetection
         loops.lastDetection = detection
         if !detection.edgeAdded {

@@ -223,7 +223,6 @@ struct EstimatorCore {
         startup.timeOffset = s.timeOffset
     }
 
-    /// Gyro-integrated rotation of cam0 between two frame times (`p_cur = R p_prev`), for KLT.
     /// Feeds the readout estimator with this frame and the previous one (uncorrected tracks) and
     /// corrects every later frame with its estimate, updated while it is refined (a change under
     /// 0.5 ms keeps the correction in use).
@@ -269,7 +268,7 @@ struct EstimatorCore {
         // Camera centre displacement (world), then into the current camera: t = −R_wc_curᵀ Δc.
         let R_wc_cur = T_wc.rotationMatrix * R_cur_prev.transpose
         let t = -1.0 * (R_wc_cur.transpose * (s.velocity * dt))
-        let prediction = TranslationPrediction(t_cur_prev: t, depths: lastFeatureDepths()?.depths ?? [:])
+        let prediction = TranslationPrediction(t_cur_prev: t, depths: lastFeatureDepths())
         // A shift of a few pixels is inside KLT's basin whatever the start; only a large one needs
         // the prediction (otherwise the tracks, and the figures, stay those of the rotation alone).
         guard let depth = prediction.typicalDepth,
@@ -277,16 +276,17 @@ struct EstimatorCore {
         return prediction
     }
 
-    /// Depths of the last frame's triangulated feature points in that frame's camera (with no
-    /// translation); nil before the filter reports a pose.
-    func lastFeatureDepths() -> TranslationPrediction? {
-        guard let last = memory.lastResult, let T_wc = last.T_world_camera else { return nil }
+    /// Depths of the last frame's triangulated feature points in that frame's camera, by id
+    /// (empty before the filter reports a pose).
+    func lastFeatureDepths() -> [Int: Double] {
+        guard let last = memory.lastResult, let T_wc = last.T_world_camera else { return [:] }
         let T_cw = T_wc.inverse
         var depths: [Int: Double] = [:]
         for p in last.featurePoints { depths[p.id] = (T_cw * p.position_world).z }
-        return TranslationPrediction(t_cur_prev: .zero, depths: depths)
+        return depths
     }
 
+    /// Gyro-integrated rotation of cam0 between two frame times (`p_cur = R p_prev`), for KLT.
     func predictedCameraRotation(from t0: Double, to t1: Double) -> Matrix3? {
         guard t0.isFinite, t1 > t0 else { return nil }
         let bg = state?.biasGyro ?? .zero

@@ -82,8 +82,7 @@ struct ReadoutEstimator {
         }
         // Inliers under the current best candidate, kept fixed across the candidates so that each
         // candidate is judged on the same features.
-        let best = costs.indices.min(by: { costs[$0] < costs[$1] }) ?? 0
-        let hypothesis = lineDelay(readout: pairs > 0 ? candidates[best] : 0)
+        let hypothesis = lineDelay(readout: pairs > 0 ? candidates[bestIndex] : 0)
         guard let (_, residuals) = Self.fit(current.indices.map { epipolar($0, lineDelay: hypothesis) }) else { return estimate }
         let sortedResiduals = residuals.map(abs).sorted()
         let limit = 6 * max(sortedResiduals[sortedResiduals.count / 2], 1e-9)
@@ -114,8 +113,12 @@ struct ReadoutEstimator {
         return (residuals.reduce(0) { $0 + $1 * $1 }, residuals)
     }
 
+    /// The candidate with the least accumulated cost (0 before any pair).
+    private var bestIndex: Int { costs.indices.min(by: { costs[$0] < costs[$1] }) ?? 0 }
+
     private func bestReadout() -> Double {
-        guard let best = costs.indices.min(by: { costs[$0] < costs[$1] }), costs[0] > 0 else { return 0 }
+        let best = bestIndex
+        guard costs[0] > 0 else { return 0 }
         var readout = candidates[best]
         if best > 0, best < costs.count - 1 {
             let (a, b, c) = (costs[best - 1], costs[best], costs[best + 1])
