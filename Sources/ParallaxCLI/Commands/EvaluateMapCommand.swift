@@ -76,6 +76,7 @@ struct MapReport {
 
     func text(verbose: Bool) throws -> String {
         var lines: [String] = []
+        var deviation: (MappedReplay.Sample) -> Double? = { _ in nil }
         let start = blackout?.lowerBound ?? .infinity
         let before = samples.filter { $0.time < start && $0.state == .normal && $0.position_world != nil && $0.truth_world != nil }
         if before.count >= 3 {
@@ -86,6 +87,7 @@ struct MapReport {
             lines.append(String(format: "ATE posyaw before the blackout (or whole run): %.4f m over %d frames", rmse, errors.count))
             if let blackout, let last = before.last, let p0 = last.position_world, let t0 = last.truth_world {
                 let e0 = alignment.apply(p0) - t0
+                deviation = { s in s.position_world.flatMap { p in s.truth_world.map { (alignment.apply(p) - $0 - e0).norm } } }
                 if let back = samples.first(where: { $0.time > blackout.upperBound && $0.state == .normal && $0.output.isAligned }),
                    let p = back.position_world, let t = back.truth_world {
                     let jump = (alignment.apply(p) - t - e0).norm
@@ -139,8 +141,10 @@ struct MapReport {
         lines.append("peak memory \(usage.ru_maxrss / 1024) MiB")
         if verbose, let blackout {
             for s in samples where s.time > blackout.lowerBound - 1.5 && s.time < blackout.upperBound + 3 {
-                lines.append(String(format: "  %.2f %@ aligned %@ reloc %@ %@", s.time, s.state.description, s.output.isAligned ? "y" : "n",
-                                    s.output.relocalized ? "y" : "n", s.output.attempt?.description ?? ""))
+                let sigma = s.positionSigma.map { String(format: "σ %.3f m", $0) } ?? "σ -"
+                let moved = deviation(s).map { String(format: "off %.3f m", $0) } ?? "off -"
+                lines.append(String(format: "  %.2f %@ %@ %@ aligned %@ reloc %@ %@", s.time, s.state.description, sigma, moved,
+                                    s.output.isAligned ? "y" : "n", s.output.relocalized ? "y" : "n", s.output.attempt?.description ?? ""))
             }
         }
         return lines.joined(separator: "\n")

@@ -37,6 +37,13 @@ public struct WorldMapperConfiguration: Sendable {
     /// with normal tracking is accepted where the odometry put it (mapping goes on, unverified).
     /// Never applies to a loaded map: that session keeps relocalizing, as ARKit does.
     public var relocalizationTimeout = 10.0
+    /// A blind stretch the tracker coasted through without a reset keeps its world frame: once
+    /// tracking is normal again, the segment is accepted where the odometry put it when the
+    /// filter's position σ grew by at most this much (m) over the stretch — the IMU alone kept
+    /// the pose. Relocalization attempts go on for ``refinementWindow`` and re-place it if the
+    /// map disagrees, and a later loop may still move it. Measured on 3 s blackouts: see
+    /// docs/world-maps.md. 0 turns this off (such segments wait for a relocalization).
+    public var coastedGrowthLimit = 0.03
     /// Loop closing (4-DoF pose graph over the keyframes).
     public var loopClosure = LoopClosureConfiguration()
     /// Creates the defaults.
@@ -112,6 +119,11 @@ public final class WorldMapper {
     var aligned: Bool
     private var hadPose = false
     private var limitedSince: Double?
+    /// The filter's position σ on the last normal frame, and at the start of the current blind stretch.
+    private var lastNormalSigma: Double?
+    private var sigmaBeforeBlind: Double?
+    /// Segments accepted after a coasted blind stretch (``WorldMapperConfiguration/coastedGrowthLimit``).
+    public private(set) var coastedAcceptances = 0
     private var blindStretchHandled = false
     /// True while ``T_world_odom`` still places the current odometry frame: the segment was
     /// unaligned by a blind stretch the tracker coasted through, not by a reset.
@@ -134,9 +146,10 @@ public final class WorldMapper {
     }
 
     /// Processes one frame: the tracker's state, its cam0 pose in the odometry frame, its points
-    /// (odometry frame) and the raw cam0 image.
+    /// (odometry frame), the raw cam0 image and the filter's position σ (m, when known: see
+    /// ``TrackingResult/positionSigma``).
     public func process(timestamp: Double, trackingState: TrackingState, T_odom_camera: RigidTransform?,
-                        featurePoints: [TrackedFeaturePoint], image: GrayImage) -> MappingOutput {
+                        featurePoints: [TrackedFeaturePoint], image: GrayImage, positionSigma: Double? = nil) -> MappingOutput {
         let start = threadMilliseconds()
         frameCounter += 1
         lastTimestamp = timestamp
@@ -157,10 +170,21 @@ public final class WorldMapper {
         loops.moved(to: T_oc, newSegment: !hadPose)
         hadPose = true
         if trackingState == .normal {
+            if !aligned, predictionValid, acceptsCoastedSegment(positionSigma: positionSigma) {
+                aligned = true
+                refineUntil = timestamp + configuration.refinementWindow
+                loops.unverifiedSegment = segment  // placed by the IMU alone: a loop may re-place it
+                coastedAcceptances += 1
+            }
             limitedSince = nil
             blindStretchHandled = false
+            lastNormalSigma = positionSigma
+            if aligned { sigmaBeforeBlind = nil }
         } else {
-            if limitedSince == nil { limitedSince = timestamp }
+            if limitedSince == nil {
+                limitedSince = timestamp
+                if aligned { sigmaBeforeBlind = lastNormalSigma }
+            }
             // Once per limited stretch: the odometry coasted, so place the segment again.
             if let since = limitedSince, timestamp - since > configuration.blindLimit, !blindStretchHandled,
                !database.keyframes.isEmpty {
@@ -214,6 +238,13 @@ public final class WorldMapper {
         out.attempt = attempt
         out.loopClosure = closure
         return out
+    }
+
+    /// Whether the coasted segment may keep the odometry's placement: the filter's position σ grew
+    /// by at most ``WorldMapperConfiguration/coastedGrowthLimit`` since the last normal frame.
+    private func acceptsCoastedSegment(positionSigma: Double?) -> Bool {
+        guard configuration.coastedGrowthLimit > 0, let now = positionSigma, let before = sigmaBeforeBlind else { return false }
+        return (max(0, now * now - before * before)).squareRoot() <= configuration.coastedGrowthLimit
     }
 
     /// Relocalizes the frame: by projecting map points into the predicted view when the current

@@ -26,6 +26,8 @@ public struct MappedReplay {
         /// When this frame became a keyframe: its id and `T_camera_body`, to read the keyframe's
         /// body position back after later loop closures moved it.
         public var keyframe: (id: Int, T_camera_body: RigidTransform)?
+        /// The filter's position σ (m), nil without a pose.
+        public var positionSigma: Double? = nil
     }
 
     /// The dataset.
@@ -63,7 +65,7 @@ public struct MappedReplay {
                 guard let image = left else { continue }
                 let r = try vio.process(timestamp: f.timestamp, timestampNs: f.timestampNs, image0: image, image1: right)
                 let m = mapper.process(timestamp: f.timestamp, trackingState: r.trackingState, T_odom_camera: r.T_world_camera,
-                                       featurePoints: r.featurePoints, image: image)
+                                       featurePoints: r.featurePoints, image: image, positionSigma: r.positionSigma)
                 var keyframe: (id: Int, T_camera_body: RigidTransform)?
                 if m.addedKeyframe, let id = mapper.database.keyframes.last?.id, let T_oc = r.T_world_camera, let T_ob = r.T_world_body {
                     keyframe = (id, T_oc.inverse * T_ob)
@@ -73,7 +75,8 @@ public struct MappedReplay {
                                       position_world: r.T_world_body.map { (m.T_world_odom * $0).translation },
                                       truth_world: truth?.T_world_body(at: r.poseTimestampNs)?.translation,
                                       trackingMilliseconds: r.timings.frontEnd + r.timings.backEnd,
-                                      odometry_world: r.T_world_body?.translation, keyframe: keyframe))
+                                      odometry_world: r.T_world_body?.translation, keyframe: keyframe,
+                                      positionSigma: r.positionSigma))
             default: break
             }
         }

@@ -55,6 +55,7 @@ extension EstimatorCore {
                                     biasGyro: s.biasGyro, biasAccel: s.biasAccel, featurePoints: points,
                                     trackedFeatureCount: featureCount, timings: timings)
         result.timeOffset = s.timeOffset
+        result.positionSigma = s.positionSigma
         result.estimatedReadout = readoutEstimator?.estimate
         result.cameraExtrinsics = extrinsics
         result.extrinsicsEstimated = s.calibratedCameras > 0

@@ -169,6 +169,12 @@ struct FilterState {
         return true
     }
 
+    /// Largest position standard deviation (m).
+    var positionSigma: Double {
+        let n = dimension, p = Block.position
+        return (p..<(p + 3)).map { covariance[$0 * n + $0] }.max().map { $0.squareRoot() } ?? .infinity
+    }
+
     /// Largest velocity standard deviation (m/s).
     var velocitySigma: Double {
         let n = dimension, v = Block.velocity

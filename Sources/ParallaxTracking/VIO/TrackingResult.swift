@@ -72,6 +72,10 @@ public struct TrackingResult: Sendable {
     /// The filter's online intrinsics per camera, `[fx, fy, cx, cy, k1, k2]`, when they are estimated
     /// (empty otherwise: the calibration's values hold).
     public var cameraIntrinsics: [[Double]] = []
+    /// The filter's largest position standard deviation (m) in the world; nil without a pose. It
+    /// grows while the filter coasts on the IMU (a blind stretch), so its growth over a stretch
+    /// says how far the pose may have drifted meanwhile.
+    public var positionSigma: Double?
     /// ``timestampNs`` moved to the IMU clock (the time of the pose).
     public var poseTimestampNs: Int64 { timestampNs + Int64((timeOffset * 1e9).rounded()) }
 
