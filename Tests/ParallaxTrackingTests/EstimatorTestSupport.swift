@@ -50,6 +50,7 @@ enum EstimatorTestSupport {
         var dx = SO3.log(b.rotation * a.rotation.transpose).array + (b.position - a.position).array
         dx += (b.velocity - a.velocity).array + (b.biasGyro - a.biasGyro).array + (b.biasAccel - a.biasAccel).array
         dx.append(b.timeOffset - a.timeOffset)
+        dx.append(b.readout - a.readout)
         for k in 0..<min(a.clones.count, b.clones.count) {
             dx += SO3.log(b.clones[k].rotation * a.clones[k].rotation.transpose).array
             dx += (b.clones[k].position - a.clones[k].position).array

@@ -44,11 +44,11 @@ struct ExtrinsicJacobianTests {
         var cloneIndex: [Int: Int] = [:]
         for (k, c) in s.clones.enumerated() { cloneIndex[c.frame] = k }
         let f = try #require(UpdaterHelper.linearize(obs, point: x, cloneIndex: cloneIndex, state: s))
-        #expect(f.involved == [0, 1, 2, 3, 4] && f.columns == 30 && f.rows == 12)
+        #expect(f.involved == [0, 1, 2, 3, 4] && f.columns == 31 && f.rows == 12)
         let eps = 1e-6
         var worst = 0.0
         for column in 0..<f.columns {
-            let stateColumn = FilterState.calibrationStart + column
+            let stateColumn = FilterState.updateStart + column
             func residual(_ sign: Double) throws -> [Double] {
                 var p = s
                 var dx = [Double](repeating: 0, count: s.dimension)
@@ -69,5 +69,68 @@ struct ExtrinsicJacobianTests {
             }
         }
         #expect(worst < 1e-6, "largest Jacobian difference \(worst)")
+    }
+
+    /// The readout column (Li, Kim & Mourikis 2013): rows read a fraction ρ of the readout after
+    /// the clone, by a rig turning and moving. Observations are exact projections at the row times
+    /// for the state's readout, turned back to the middle row as the tracker does; perturbing the
+    /// readout re-turns them (``Observation/withReadout(_:)``) and moves the row's camera along the
+    /// clone's velocity, and the residual must change as the column says.
+    @Test("the readout column matches the central difference of the residual")
+    func readoutColumnMatchesFiniteDifferences() throws {
+        var (s, _, x) = Self.setup()
+        s = FilterState(navigation: s.navigation, uncertainty: TrackerConfiguration.InitialUncertainty(
+            tilt: 0.1, yaw: 0.1, position: 0.1, velocity: 0.1, gyroBias: 0.1, accelBias: 0.1),
+            readout: 0.02, readoutSigma: 0.005, rig: Self.rig)
+        s.velocity = Vector3(0.8, -0.3, 0.2)
+        for k in 0..<3 {
+            s.position += Vector3(0.05, 0.08 * Double(k), -0.02)
+            s.rotation = s.rotation * SO3.exp(Vector3(0.02, -0.03, 0.05))
+            StateHelper.augmentClone(&s, frame: k + 1)
+        }
+        let rates = [Vector3(0.9, -1.4, 0.6), Vector3(-0.5, 0.8, 1.9), Vector3(1.2, 0.3, -0.7)]
+        let fractions = [(0.31, 0.28), (-0.42, -0.40), (0.12, 0.15)]
+        let obs = s.clones.enumerated().map { k, c -> Observation in
+            let (w0, w1) = (rates[k], Self.rig.R_c1_c0 * rates[k])
+            func observe(_ cam: Int, fraction: Double, rate: Vector3) -> Vector2 {
+                // The camera at the row time: moved along the velocity, turned by the rate.
+                let (r, p) = Self.rig.cameraPose(cam, bodyRotation: c.rotation, bodyPosition: c.position + c.velocity * (fraction * s.readout))
+                let xMid = r.transpose * (x - p)
+                // Seen at the row time, then turned back to the middle row: the two cancel.
+                let raw = SO3.exp(rate * (-fraction * s.readout)) * xMid
+                let back = SO3.exp(rate * (fraction * s.readout)) * raw
+                return Vector2(back.x / back.z, back.y / back.z)
+            }
+            var o = Observation(frame: c.frame, left: observe(0, fraction: fractions[k].0, rate: w0),
+                                right: observe(1, fraction: fractions[k].1, rate: w1))
+            o.leftRowFraction = fractions[k].0
+            o.rightRowFraction = fractions[k].1
+            o.leftRate = w0
+            o.rightRate = w1
+            o.readoutApplied = s.readout
+            return o
+        }
+        var cloneIndex: [Int: Int] = [:]
+        for (k, c) in s.clones.enumerated() { cloneIndex[c.frame] = k }
+        let f = try #require(UpdaterHelper.linearize(obs, point: x, cloneIndex: cloneIndex, state: s))
+        #expect(f.residual.allSatisfy { abs($0) < 1e-12 })
+        let eps = 1e-6
+        func residual(_ sign: Double) throws -> [Double] {
+            var p = s
+            var dx = [Double](repeating: 0, count: s.dimension)
+            dx[FilterState.readoutColumn] = sign * eps
+            p.inject(dx)
+            return try #require(UpdaterHelper.linearize(obs.map { $0.withReadout(p.readout) }, point: x,
+                                                        cloneIndex: cloneIndex, state: p)).residual
+        }
+        let plus = try residual(1), minus = try residual(-1)
+        var worst = 0.0, largest = 0.0
+        for row in 0..<f.rows {
+            let numeric = -(plus[row] - minus[row]) / (2 * eps)
+            worst = max(worst, abs(numeric - f.hx[row * f.columns]))
+            largest = max(largest, abs(numeric))
+        }
+        #expect(largest > 0.05, "the readout must move the residual (largest \(largest))")
+        #expect(worst < 1e-6, "largest readout-column difference \(worst)")
     }
 }

@@ -29,6 +29,9 @@ struct EstimatorCore {
     /// Finds the readout when the calibration states none (nil when it does, or when estimation is
     /// off); kept across resets, like the calibration estimates.
     var readoutEstimator: ReadoutEstimator?
+    /// True once the filter's readout state took over from ``readoutEstimator``
+    /// (``TrackerConfiguration/readoutPriorSigma``).
+    var readoutEstimatedByFilter = false
     /// cam0's turn rate and uncorrected features at the previous frame (for ``readoutEstimator``).
     var previousCameraRate: Vector3?
     var previousRawFeatures: [TrackedFeature] = []
@@ -158,8 +161,10 @@ struct EstimatorCore {
                     let extra = turnNoise * rate.norm / configuration.pixelNoiseSigma
                     s.clones[s.clones.count - 1].noiseScale = (1 + extra * extra).squareRoot()
                 }
-                features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo, readout: rollingShutter)
+                features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo, readout: rollingShutter,
+                                angularVelocity: rate)
                 runUpdates(&s, current: frame)
+                followReadoutEstimate(s)
                 rig = s.rig
                 intrinsicOffsets = s.intrinsicOffsets
             }
@@ -223,9 +228,12 @@ struct EstimatorCore {
         startup.timeOffset = s.timeOffset
     }
 
-    /// Feeds the readout estimator with this frame and the previous one (uncorrected tracks) and
-    /// corrects every later frame with its estimate, updated while it is refined (a change under
-    /// 0.5 ms keeps the correction in use).
+    /// Feeds the readout estimator with this frame and the previous one (uncorrected tracks). Its
+    /// first readout corrects every later frame and becomes the prior of the filter's readout state
+    /// (``TrackerConfiguration/readoutPriorSigma``), which refines it from then on; the estimator
+    /// then only decides, when final, that the camera is a global shutter after all. With the
+    /// prior σ at 0 the estimator's value is used as before, updated while it is refined (a change
+    /// under 0.5 ms keeps the correction in use).
     private mutating func estimateReadout(_ frame: FeatureFrame, gyro: Vector3, rotation R_cur_prev: Matrix3?) {
         let rate = rig.R_body_cam0.transpose * (gyro - (state?.biasGyro ?? .zero))
         let raw = previousRawFeatures
@@ -250,9 +258,37 @@ struct EstimatorCore {
         let estimate = estimator.add(previous: previous, current: current, ratePrevious: ratePrevious, rateCurrent: rate, rotation: R_cur_prev)
         readoutEstimator = estimator
         guard estimator.pairs > pairsBefore, let readout = estimate else { return }
+        let prior = configuration.readoutPriorSigma
+        if prior > 0, readoutEstimatedByFilter {
+            // The filter refines its own readout; the estimator only decides a global shutter.
+            guard estimator.isFinal, readout == 0 else { return }
+            rollingShutter = nil
+            if var s = state { StateHelper.resetReadout(&s, value: 0, sigma: 0); state = s }
+            readoutEstimatedByFilter = false
+            return
+        }
         if abs(readout - (rollingShutter?.readout ?? 0)) < 0.0005 { return }
-        rollingShutter = readout > 0 ? RollingShutterCorrection(lineDelay: estimator.lineDelay(readout: readout), height0: imageHeights.0,
-                                                                height1: imageHeights.1, rig: rig) : nil
+        useReadout(readout)
+        if prior > 0, readout > 0, var s = state {
+            StateHelper.resetReadout(&s, value: readout, sigma: prior)
+            state = s
+            readoutEstimatedByFilter = true
+        }
+    }
+
+    /// Corrects later frames with readout `t` (0: global shutter).
+    private mutating func useReadout(_ t: Double) {
+        rollingShutter = t > 0 ? RollingShutterCorrection(lineDelay: t / Double(imageHeights.0), height0: imageHeights.0,
+                                                          height1: imageHeights.1, rig: rig) : nil
+    }
+
+    /// After an update, later frames are corrected with the filter's readout when it estimates it.
+    private mutating func followReadoutEstimate(_ s: FilterState) {
+        // A readout at or below zero has no meaning; the state may dip there, but the correction
+        // keeps a small one so the rows keep their place in the readout and the state can recover.
+        let t = max(1e-4, s.readout)
+        guard readoutEstimatedByFilter, abs(t - (rollingShutter?.readout ?? 0)) > 1e-5 else { return }
+        useReadout(t)
     }
 
     /// The camera's translation from the last frame to `t1` at the filter's velocity (constant

@@ -9,11 +9,35 @@ struct Observation {
     var left: Vector2
     /// cam1 normalised coordinates, when the stereo match passed.
     var right: Vector2?
-    /// Rolling shutter: seconds after the frame time at which the cam0 row holding the feature was
-    /// read (0 for a global shutter); the camera had moved by the clone's velocity times this.
-    var leftDelay: Double = 0
+    /// Rolling shutter: when the cam0 row holding the feature was read, after the frame time, as a
+    /// fraction ρ of the readout time t_r (0 for a global shutter): the camera had moved by the
+    /// clone's velocity times ρ t_r.
+    var leftRowFraction: Double = 0
     /// The same for cam1.
-    var rightDelay: Double = 0
+    var rightRowFraction: Double = 0
+    /// Each camera's turn rate (its own frame, rad/s) at the frame: ``left`` and ``right`` were
+    /// turned back to the middle-row time with these and ``readoutApplied``.
+    var leftRate = Vector3.zero, rightRate = Vector3.zero
+    /// The readout (s) the rotation of each row was undone with.
+    var readoutApplied: Double = 0
+
+    /// Seconds after the frame time at which the cam0 row was read, for readout `t`.
+    func leftDelay(readout t: Double) -> Double { leftRowFraction * t }
+
+    /// The observation with each row's rotation undone for readout `t` instead of ``readoutApplied``
+    /// (the filter's readout estimate moved since the frame was added).
+    func withReadout(_ t: Double) -> Observation {
+        guard t != readoutApplied, leftRowFraction != 0 || rightRowFraction != 0 else { return self }
+        func turned(_ n: Vector2, rate: Vector3, fraction: Double) -> Vector2 {
+            let b = SO3.exp(rate * (fraction * (t - readoutApplied))) * Vector3(n.x, n.y, 1)
+            return b.z > 1e-9 ? Vector2(b.x / b.z, b.y / b.z) : n
+        }
+        var o = self
+        o.left = turned(left, rate: leftRate, fraction: leftRowFraction)
+        if let r = right { o.right = turned(r, rate: rightRate, fraction: rightRowFraction) }
+        o.readoutApplied = t
+        return o
+    }
 }
 
 /// A feature's observations inside the window.
@@ -40,13 +64,19 @@ struct FeatureDatabase {
     func track(_ id: Int) -> FeatureTrack? { tracks[id] }
 
     /// Appends one frame's features as observations of clone `frameNumber` (cam1 only when `stereo`),
-    /// with each row's readout delay when the cameras have a rolling shutter.
-    mutating func append(_ frame: FeatureFrame, frameNumber: Int, stereo: Bool, readout: RollingShutterCorrection? = nil) {
+    /// with each row's place in the readout when the cameras have a rolling shutter (`readout`, which
+    /// turned the rows back with the body rate `angularVelocity`).
+    mutating func append(_ frame: FeatureFrame, frameNumber: Int, stereo: Bool, readout: RollingShutterCorrection? = nil,
+                         angularVelocity: Vector3 = .zero) {
+        let rates = readout?.cameraRates(angularVelocity)
         for f in frame.features {
             var o = Observation(frame: frameNumber, left: f.normalized, right: stereo ? f.rightNormalized : nil)
-            if let readout {
-                o.leftDelay = readout.delay(row: f.pixel.y, camera: 0)
-                if stereo, let rp = f.rightPixel { o.rightDelay = readout.delay(row: rp.y, camera: 1) }
+            if let readout, let rates {
+                o.leftRowFraction = readout.rowFraction(row: f.pixel.y, camera: 0)
+                if stereo, let rp = f.rightPixel { o.rightRowFraction = readout.rowFraction(row: rp.y, camera: 1) }
+                o.leftRate = rates.0
+                o.rightRate = rates.1
+                o.readoutApplied = readout.readout
             }
             tracks[f.id, default: FeatureTrack(id: f.id, observations: [])].observations.append(o)
         }

@@ -22,7 +22,10 @@ import ParallaxVision
 /// a parabola through its neighbours, kept when it beats the global-shutter hypothesis clearly
 /// (``minimumImprovement``) and is at least ``minimumReadout``; otherwise 0 (global shutter). An
 /// early answer matters more than a late exact one: every frame before it feeds the filter
-/// uncorrected observations. Each pair's features are judged against the current best candidate's
+/// uncorrected observations. The tracker hands the first estimate to the filter as the prior of
+/// its readout state, which the feature updates refine (``FilterState/readout``): on the hidden-
+/// timing phone walks this estimator settles at 16.2–19.2 ms for a true 20 ms, the filter at
+/// 18.7–19.9 ms. Each pair's features are judged against the current best candidate's
 /// residuals (outliers beyond 6× the median dropped), not the global shutter's, which would drop
 /// the top and bottom rows — where a rolling shutter shows most — and bias the estimate low.
 struct ReadoutEstimator {

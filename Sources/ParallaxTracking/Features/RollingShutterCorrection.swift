@@ -52,10 +52,22 @@ struct RollingShutterCorrection {
         camera == 0 ? (row - middleRow.left) * lineDelay.left : (row - middleRow.right) * lineDelay.right
     }
 
+    /// When row `row` of camera `camera` was read after the frame time, as a fraction of ``readout``.
+    func rowFraction(row: Double, camera: Int) -> Double {
+        let r = readout
+        return r > 0 ? delay(row: row, camera: camera) / r : 0
+    }
+
+    /// cam0's and cam1's turn rates (each in its own frame) for the body rate `w`.
+    func cameraRates(_ w: Vector3) -> (Vector3, Vector3) {
+        let w0 = R_body_cam0.transpose * w
+        return (w0, R_c1_c0 * w0)
+    }
+
     /// `frame` with every normalised observation moved to the middle-row time; `angularVelocity`
     /// is the body rate (gyro minus bias) at the frame.
     func apply(_ frame: FeatureFrame, angularVelocity w: Vector3) -> FeatureFrame {
-        let w0 = R_body_cam0.transpose * w, w1 = R_c1_c0 * w0
+        let (w0, w1) = cameraRates(w)
         func moved(_ n: Vector2, row: Double, rate: Vector3, delay: Double, middle: Double) -> Vector2 {
             let b = SO3.exp(rate * ((row - middle) * delay)) * Vector3(n.x, n.y, 1)
             return b.z > 1e-9 ? Vector2(b.x / b.z, b.y / b.z) : n

@@ -75,7 +75,9 @@ extension EstimatorCore {
         let offset = configuration.timeOffset, extrinsics = configuration.extrinsics
         let mode: TrackerConfiguration.Mode = isStereo ? .stereo : .mono
         var s = FilterState(navigation: nav, uncertainty: uncertainty, timeOffset: startup.timeOffset ?? initialTimeOffset,
-                            timeOffsetSigma: offset.estimate ? offset.priorSigma : 0, rig: rig,
+                            timeOffsetSigma: offset.estimate ? offset.priorSigma : 0,
+                            readout: rollingShutter?.readout ?? 0,
+                            readoutSigma: readoutEstimatedByFilter ? configuration.readoutPriorSigma : 0, rig: rig,
                             extrinsicSigmas: extrinsics.isEstimated(in: mode)
                                 ? (extrinsics.rotationSigma, extrinsics.translationSigma) : nil,
                             intrinsicOffsets: intrinsicOffsets,

@@ -40,8 +40,13 @@ struct FilterState {
     static let imuDimension = 15
     /// Column of the camera–IMU time offset (Kalibr's `timeshift_cam_imu`: t_imu = t_cam + t_d).
     static let timeOffsetColumn = 15
+    /// Column of the rolling-shutter readout time t_r (top row to bottom, s; zero variance when it
+    /// is fixed: a global shutter, a stated `line_delay`, or none estimated yet).
+    static let readoutColumn = 16
     /// Column of camera 0's extrinsic block (when estimated).
-    static let calibrationStart = 16
+    static let calibrationStart = 17
+    /// First column of a feature update's range: the readout, the calibration blocks, the clones.
+    static let updateStart = readoutColumn
     /// Offsets of the IMU error-state blocks.
     enum Block {
         static let rotation = 0, position = 3, velocity = 6, gyroBias = 9, accelBias = 12
@@ -61,6 +66,10 @@ struct FilterState {
     /// the IMU clock. Constant in propagation; corrected through its correlation with the clones
     /// (Li & Mourikis, IJRR 2014).
     var timeOffset: Double
+    /// Rolling-shutter readout time t_r (s): row v of a frame is read ρ_v t_r after the frame time
+    /// (``Observation/leftRowFraction``). Corrected through the feature updates' readout column
+    /// (Li, Kim & Mourikis, ICRA 2013, estimate it in the filter the same way).
+    var readout: Double
     /// The camera extrinsics: estimates for the first ``calibratedCameras`` cameras, fixed otherwise.
     var rig: CameraRig
     /// Cameras whose extrinsics are filter states (0: all fixed).
@@ -81,12 +90,13 @@ struct FilterState {
     var dimension: Int { clonesStart + 6 * clones.count }
 
     /// A state at `s` with a diagonal covariance of the 15 IMU error-state standard deviations, the
-    /// time offset `timeOffset` with σ `timeOffsetSigma` (0 keeps it fixed), and `rig`'s extrinsics,
+    /// time offset `timeOffset` with σ `timeOffsetSigma` (0 keeps it fixed), the readout `readout`
+    /// with σ `readoutSigma` (0 keeps it fixed), and `rig`'s extrinsics,
     /// estimated with σ `extrinsicSigmas` (rotation rad, translation m) per camera when given, and
     /// the intrinsic offsets `intrinsicOffsets` (one per camera, or empty) with σ `intrinsicSigmas`
     /// (six values: fx, fy, cx, cy, k1, k2) when given.
     init(navigation s: NavigationState, uncertainty: TrackerConfiguration.InitialUncertainty, timeOffset: Double = 0,
-         timeOffsetSigma: Double = 0, rig: CameraRig = .identity,
+         timeOffsetSigma: Double = 0, readout: Double = 0, readoutSigma: Double = 0, rig: CameraRig = .identity,
          extrinsicSigmas: (rotation: Double, translation: Double)? = nil,
          intrinsicOffsets: [SIMD8<Double>] = [], intrinsicSigmas: [Double]? = nil) {
         timestamp = s.timestamp
@@ -98,11 +108,12 @@ struct FilterState {
         positionFE = position
         velocityFE = velocity
         self.timeOffset = timeOffset
+        self.readout = readout
         self.rig = rig
         calibratedCameras = extrinsicSigmas == nil ? 0 : rig.cameraCount
         intrinsicCameras = intrinsicSigmas?.count == LensIntrinsics.dimension ? rig.cameraCount : 0
         self.intrinsicOffsets = (0..<intrinsicCameras).map { $0 < intrinsicOffsets.count ? intrinsicOffsets[$0] : .zero }
-        var sigmas = uncertainty.standardDeviations + [timeOffsetSigma]
+        var sigmas = uncertainty.standardDeviations + [timeOffsetSigma, readoutSigma]
         if let e = extrinsicSigmas {
             for _ in 0..<calibratedCameras {
                 sigmas += [e.rotation, e.rotation, e.rotation, e.translation, e.translation, e.translation]
@@ -142,6 +153,7 @@ struct FilterState {
         biasGyro += v3(Block.gyroBias)
         biasAccel += v3(Block.accelBias)
         timeOffset += dx[Self.timeOffsetColumn]
+        readout += dx[Self.readoutColumn]
         for i in 0..<calibratedCameras {
             let o = Self.calibrationColumn(i), (r, p) = rig.extrinsics(i)
             rig.setExtrinsics(i, rotation: SO3.orthonormalize(SO3.exp(v3(o)) * r), position: p + v3(o + 3))
@@ -163,7 +175,7 @@ struct FilterState {
         let n = dimension
         for i in 0..<n where !covariance[i * n + i].isFinite || !(covariance[i * n + i] > 0) {
             // A fixed time offset has zero variance; anything else must be positive.
-            if i == Self.timeOffsetColumn && covariance[i * n + i] == 0 { continue }
+            if (i == Self.timeOffsetColumn || i == Self.readoutColumn) && covariance[i * n + i] == 0 { continue }
             return false
         }
         return true

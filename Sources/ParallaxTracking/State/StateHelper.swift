@@ -90,6 +90,18 @@ enum StateHelper {
                                   velocity: state.velocity))
     }
 
+    /// Sets the readout to `value` with standard deviation `sigma`, uncorrelated with the rest (a
+    /// fresh prior: the first estimate of ``ReadoutEstimator``; σ 0 fixes it).
+    static func resetReadout(_ state: inout FilterState, value: Double, sigma: Double) {
+        let n = state.dimension, r = FilterState.readoutColumn
+        for i in 0..<n {
+            state.covariance[i * n + r] = 0
+            state.covariance[r * n + i] = 0
+        }
+        state.covariance[r * n + r] = sigma * sigma
+        state.readout = value
+    }
+
     /// Removes clone `k` and its rows and columns: marginalising a Gaussian is deleting its block.
     static func marginalizeClone(_ state: inout FilterState, at k: Int) {
         let n = state.dimension, m = n - 6, start = state.cloneColumn(k)

@@ -36,7 +36,7 @@ struct MSCKFUpdater {
         guard state.clones.count >= 2, !tracks.isEmpty else { return (outcome, points) }
         var cloneIndex: [Int: Int] = [:]
         for (k, c) in state.clones.enumerated() { cloneIndex[c.frame] = k }
-        var compressor = MeasurementCompressor(clones: state.calibrationBlocks + state.clones.count)
+        var compressor = MeasurementCompressor(blocks: state.calibrationBlocks + state.clones.count)
         let intrinsic = min(state.intrinsicCameras, lenses.count)
         let rig = state.rig
         let sigma2 = sigma * sigma
@@ -46,9 +46,12 @@ struct MSCKFUpdater {
             var obs = track.observations.filter { cloneIndex[$0.frame] != nil }
             guard obs.count >= 2 else { continue }
             if intrinsic > 0 { obs = obs.map { moved($0, state: state, cameras: intrinsic) } }
+            obs = obs.map { $0.withReadout(state.readout) }
             // A rolling-shutter row saw the camera moved along the clone's velocity (cam0's row for both).
             var poses = obs.compactMap { o in
-                cloneIndex[o.frame].map { (state.clones[$0].rotation, state.clones[$0].position + state.clones[$0].velocity * o.leftDelay) }
+                cloneIndex[o.frame].map {
+                    (state.clones[$0].rotation, state.clones[$0].position + state.clones[$0].velocity * o.leftDelay(readout: state.readout))
+                }
             }
             guard let x = Triangulation.triangulateRobust(&obs, poses: &poses, rig: rig, maxErrorNormalized: maxTriangulationError,
                                                           outlierNormalized: outlierSigmas * sigma),
@@ -76,8 +79,8 @@ struct MSCKFUpdater {
         guard outcome.used > 0 else { return (outcome, points) }
 
         let (h, r) = compressor.compressed()
-        // One range: the calibration blocks (if any), then the clones.
-        let start = FilterState.calibrationStart
+        // One range: the readout, the calibration blocks (if any), then the clones.
+        let start = FilterState.updateStart
         StateHelper.update(&state, jacobian: h, columns: start..<(start + compressor.dimension), residual: r,
                            noiseVariance: sigma2, structure: .upperTriangular)
         return (outcome, points)

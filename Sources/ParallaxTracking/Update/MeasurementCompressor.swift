@@ -8,7 +8,7 @@ import ParallaxMath
 /// uses its Cholesky factor Lᵀ as the compressed Jacobian with r' = L⁻¹Hᵀr — the same information
 /// as the QR's R factor, in a `6w × 6w` system whatever the number of features.
 struct MeasurementCompressor {
-    /// Size of the clone block (6 × clones).
+    /// Size of the update's range: the readout column and 6 per block (calibration and clones).
     let dimension: Int
     /// Lower triangle of HᵀH.
     private var information: [Double]
@@ -17,9 +17,9 @@ struct MeasurementCompressor {
     /// Features accumulated so far.
     private(set) var count = 0
 
-    /// An empty accumulator for a window of `clones` clones.
-    init(clones: Int) {
-        dimension = 6 * clones
+    /// An empty accumulator for the readout column and `blocks` blocks of 6 (calibration and clones).
+    init(blocks: Int) {
+        dimension = 1 + 6 * blocks
         information = [Double](repeating: 0, count: dimension * dimension)
         informationVector = [Double](repeating: 0, count: dimension)
     }

@@ -7,14 +7,14 @@ enum UpdaterHelper {
     /// One feature's stacked measurement model `r = H_x δx + H_f δX + n` over the state blocks it
     /// involves: the estimated camera extrinsics and intrinsics (if any) and the clones that saw it.
     struct FeatureLinearization {
-        /// State blocks of 6 columns each, in Jacobian order: first the calibration blocks (camera
-        /// `i`'s extrinsics at block `i`, its intrinsics at `calibratedCameras + i`), then the clones
-        /// that saw the feature (block `calibrationBlocks + k` for clone `k`), in observation order
-        /// (distinct frames).
+        /// State blocks of 6 columns each, in Jacobian order after the readout column: first the
+        /// calibration blocks (camera `i`'s extrinsics at block `i`, its intrinsics at
+        /// `calibratedCameras + i`), then the clones that saw the feature (block
+        /// `calibrationBlocks + k` for clone `k`), in observation order (distinct frames).
         var involved: [Int]
         /// Rows: 2 per camera observation.
         var rows: Int
-        /// Columns of `hx`: 6 per involved block.
+        /// Columns of `hx`: the readout, then 6 per involved block.
         var columns: Int
         /// `rows × columns` Jacobian with respect to the involved blocks.
         var hx: [Double]
@@ -36,6 +36,11 @@ enum UpdaterHelper {
     /// and ∂p_cam/∂δp_e = −R̂_bcᵀ (current extrinsic estimate, clone at its first estimate). For
     /// estimated intrinsics the observations must already be moved to the current estimate
     /// (``LensIntrinsics/corrected(_:offset:)``), and the block is −G (``LensIntrinsics``).
+    /// Readout (column 0; observations already turned back with the current estimate,
+    /// ``Observation/withReadout(_:)``): row v was read ρ t_r after the clone, so the camera sat at
+    /// p + v ρ t_r, and the stored bearing is the middle-row one turned by Exp(ω ρ (t̂_r − t_r)); hence
+    /// ∂h/∂t_r = −ρ (dπ (ω × p_cam) + dπ R_wcᵀ v) (Li, Kim & Mourikis, ICRA 2013, §III-B).
+    /// With a global shutter ρ = 0 and the column is zero.
     /// Returns nil when the point is (nearly) behind a camera in either estimate.
     static func linearize(_ obs: [Observation], point x: Vector3, cloneIndex: [Int: Int], state: FilterState,
                           lenses: [LensIntrinsics] = []) -> FeatureLinearization? {
@@ -46,7 +51,7 @@ enum UpdaterHelper {
             return k
         }) else { return nil }
         let involved = Array(0..<blocks) + clones.map { blocks + $0 }
-        let c = involved.count * 6
+        let c = 1 + involved.count * 6
         let m = obs.reduce(0) { $0 + ($1.right != nil && rig.hasRight ? 4 : 2) }
         var hx = [Double](repeating: 0, count: m * c)
         var hf = [Double](repeating: 0, count: m * 3)
@@ -54,11 +59,12 @@ enum UpdaterHelper {
         var row = 0
         for (k, o) in obs.enumerated() {
             let clone = state.clones[clones[k]]
-            let cloneCol = 6 * (blocks + k)
+            let cloneCol = 1 + 6 * (blocks + k)
             for cam in (o.right != nil && rig.hasRight) ? [0, 1] : [0] {
                 let z = cam == 0 ? o.left : (o.right ?? o.left)
-                // Rolling shutter: the row was read `delay` after the clone's time.
-                let shift = clone.velocity * (cam == 0 ? o.leftDelay : o.rightDelay)
+                // Rolling shutter: the row was read ρ t_r after the clone's time.
+                let fraction = cam == 0 ? o.leftRowFraction : o.rightRowFraction
+                let shift = clone.velocity * (fraction * state.readout)
                 // Residual with current estimates.
                 let (rc, pc) = rig.cameraPose(cam, bodyRotation: clone.rotation, bodyPosition: clone.position + shift)
                 let pCam = rc.transpose * (x - pc)
@@ -82,13 +88,19 @@ enum UpdaterHelper {
                     hx[row * c + cloneCol + 3 + a] = -jf0[a]
                     hx[(row + 1) * c + cloneCol + 3 + a] = -jf1[a]
                 }
+                if fraction != 0 {
+                    let rate = cam == 0 ? o.leftRate : o.rightRate
+                    let turn = rate.cross(pCamF)
+                    hx[row * c] = -fraction * (d0.dot(turn) + jf0.dot(clone.velocity))
+                    hx[(row + 1) * c] = -fraction * (d1.dot(turn) + jf1.dot(clone.velocity))
+                }
                 if cam < calibrated {
                     let (rbc, pbc) = rig.extrinsics(cam)
                     let q = clone.rotationFE.transpose * (x - clone.positionFE - shift) - pbc
                     let u0 = rbc * d0, u1 = rbc * d1          // rows of d·R_bcᵀ as vectors
                     let qs = Matrix3.skew(q).transpose
                     let je0 = qs * u0, je1 = qs * u1
-                    let col = 6 * cam
+                    let col = 1 + 6 * cam
                     for a in 0..<3 {
                         hx[row * c + col + a] = je0[a]
                         hx[(row + 1) * c + col + a] = je1[a]
@@ -98,7 +110,7 @@ enum UpdaterHelper {
                 }
                 if cam < intrinsic {
                     let (g0, g1) = lenses[cam].sensitivity(at: z)
-                    let col = 6 * (calibrated + cam)
+                    let col = 1 + 6 * (calibrated + cam)
                     for a in 0..<LensIntrinsics.dimension {
                         hx[row * c + col + a] = -g0[a]
                         hx[(row + 1) * c + col + a] = -g1[a]
@@ -170,26 +182,26 @@ enum UpdaterHelper {
         return (out, Array(r[3...]))
     }
 
-    /// Where an involved block's 6 columns sit in the update's column range (the calibration blocks,
-    /// then the clones, from ``FilterState/calibrationStart``), with runs of consecutive blocks
-    /// merged: their columns are contiguous both in the projected Jacobian and in the covariance, so
-    /// gathers and accumulations copy whole runs at a time.
+    /// Where the readout column and an involved block's 6 columns sit in the update's column range
+    /// (the readout, the calibration blocks, then the clones, from ``FilterState/updateStart``),
+    /// with runs of consecutive columns merged: they are contiguous both in the projected Jacobian
+    /// and in the covariance, so gathers and accumulations copy whole runs at a time.
     struct CloneColumns {
-        /// For each Jacobian column, its column in the update's range (0 = ``FilterState/calibrationStart``).
+        /// For each Jacobian column, its column in the update's range (0 = ``FilterState/updateStart``).
         var window: [Int]
-        /// Runs of contiguous columns: start in the Jacobian, start in the clone block, width.
+        /// Runs of contiguous columns: start in the Jacobian, start in the update range, width.
         var runs: [(hoStart: Int, infoStart: Int, width: Int)]
 
         init(involved: [Int]) {
-            let c = involved.count * 6
-            window = (0..<c).map { 6 * involved[$0 / 6] + $0 % 6 }
-            runs = []
+            let c = 1 + involved.count * 6
+            window = [0] + (1..<c).map { 1 + 6 * involved[($0 - 1) / 6] + ($0 - 1) % 6 }
+            runs = [(0, 0, 1)]
             for kb in 0..<involved.count {
-                if let last = runs.last, last.infoStart + last.width == 6 * involved[kb],
-                   last.hoStart + last.width == 6 * kb {
+                let ho = 1 + 6 * kb, info = 1 + 6 * involved[kb]
+                if let last = runs.last, last.infoStart + last.width == info, last.hoStart + last.width == ho {
                     runs[runs.count - 1].width += 6
                 } else {
-                    runs.append((6 * kb, 6 * involved[kb], 6))
+                    runs.append((ho, info, 6))
                 }
             }
         }
@@ -204,7 +216,7 @@ enum UpdaterHelper {
         state.covariance.withUnsafeBufferPointer { p in
             pSub.withUnsafeMutableBufferPointer { ps in
                 for a in 0..<c {
-                    let src = p.baseAddress! + (FilterState.calibrationStart + columns.window[a]) * n + FilterState.calibrationStart
+                    let src = p.baseAddress! + (FilterState.updateStart + columns.window[a]) * n + FilterState.updateStart
                     let dst = ps.baseAddress! + a * c
                     for run in columns.runs { (dst + run.hoStart).update(from: src + run.infoStart, count: run.width) }
                 }
