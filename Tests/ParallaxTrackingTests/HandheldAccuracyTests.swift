@@ -38,7 +38,8 @@ struct HandheldAccuracyTests {
     /// itself. Before the readout was estimated (``ReadoutEstimator``) this walk ended at 1.05 m;
     /// then 5.4 cm (readout 16.1 ms); with the front-end's epipolar test widened for a rolling
     /// shutter, 3.1 cm, readout 17.4 ms; with an earlier first estimate, 2.3 cm, readout 18.1 ms,
-    /// offset 9.79 ms.
+    /// offset 9.79 ms; with the readout a filter state, 1.6 cm, readout 20.0 ms, offset 9.81 ms.
+    /// The readout bound (1.5 ms) is one the estimator alone did not meet.
     @Test("Phone profile with the timing left out of sensor.yaml within 10 cm", .needsSharedTrajectories)
     func phoneWithoutTiming() throws {
         let (loaded, name) = try TrackingFixtures.simulated(trajectory: "tumvi_room3", stereo: false, duration: 20, profile: .phone)
@@ -65,7 +66,7 @@ struct HandheldAccuracyTests {
         print(String(format: "%@ without timing: ATE posyaw %.4f m, readout %.1f ms (truth 20), offset %.2f ms (truth 10)",
                      name, ate, readout * 1e3, offset * 1e3))
         #expect(ate <= 0.10)
-        #expect(abs(readout - 0.02) <= 0.006)
+        #expect(abs(readout - 0.02) <= 0.0015)
         #expect(abs(offset - 0.01) <= 0.001)
     }
 
