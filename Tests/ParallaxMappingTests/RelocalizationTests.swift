@@ -14,22 +14,27 @@ struct RelocalizationTests {
     /// 1 s of the images returning, and the position must not jump by more than 5 cm against the
     /// ground truth (alignment fitted before the blackout). The tracker coasts through on the IMU;
     /// the map confirms or corrects that pose by projecting its points into the predicted view.
-    /// Mono on the V1_01 flight is `coastedBlackout` below.
+    /// Mono on the V1_01 flight at 20 s: the map relocalizes it at once, but two of the refining
+    /// solves (16 and 17 inliers) were 13 and 18 cm off and, each replacing the last, moved it
+    /// 16 cm; large refinement moves now need 25 inliers
+    /// (``WorldMapperConfiguration/refinementInliers``). Mono at 9 s is `coastedBlackout` below.
     @Test("3 s blackout: back within 1 s in the same world frame",
           .enabled(if: MappingFixtures.hasTrajectories, "needs ../shared/trajectories"),
-          arguments: [("euroc_V1_01_easy", true, 9.0), ("euroc_V1_01_easy", true, 20.0), ("tumvi_room3", false, 12.0)])
-    func blackout(trajectory: String, stereo: Bool, start: Double) throws {
-        let data = try MappingFixtures.simulated(trajectory: trajectory, stereo: stereo, duration: 30)
+          arguments: [("euroc_V1_01_easy", true, TrackerConfiguration.Mode.stereo, 9.0),
+                      ("euroc_V1_01_easy", true, .stereo, 20.0), ("euroc_V1_01_easy", true, .mono, 20.0),
+                      ("tumvi_room3", false, .mono, 12.0)])
+    func blackout(trajectory: String, stereoDataset: Bool, mode: TrackerConfiguration.Mode, start: Double) throws {
+        let data = try MappingFixtures.simulated(trajectory: trajectory, stereo: stereoDataset, duration: 30)
         let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel())
         let end = start + 3
-        let samples = try MappedReplay(dataset: data, mode: stereo ? .stereo : .mono, blackout: start...end)
+        let samples = try MappedReplay(dataset: data, mode: mode, blackout: start...end)
             .run(mapper: mapper, to: end + 4)
         let (error, lastBefore) = try Self.errors(samples, before: start)
         let back = samples.first { $0.time > end && $0.state == .normal && $0.output.isAligned }
         let recovery = try #require(back)
         let errorAfter = try #require(error(recovery))
         let jump = (errorAfter - lastBefore).norm
-        print("\(trajectory) blackout \(start)–\(end) s: back \(String(format: "%.2f", recovery.time - end)) s after images return, jump "
+        print("\(trajectory) \(mode.rawValue) blackout \(start)–\(end) s: back \(String(format: "%.2f", recovery.time - end)) s after images return, jump "
               + "\(String(format: "%.3f", jump)) m, relocalizations \(mapper.relocalizationCount), keyframes "
               + "\(mapper.database.keyframes.count), mapping ms/keyframe \(String(format: "%.1f", mapper.keyframeMilliseconds.reduce(0, +) / Double(max(1, mapper.keyframeMilliseconds.count))))")
         #expect(recovery.time - end <= 1.0)

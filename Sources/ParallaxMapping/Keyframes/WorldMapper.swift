@@ -44,6 +44,11 @@ public struct WorldMapperConfiguration: Sendable {
     /// map disagrees, and a later loop may still move it. Measured on 3 s blackouts: see
     /// docs/world-maps.md. 0 turns this off (such segments wait for a relocalization).
     public var coastedGrowthLimit = 0.03
+    /// While refining a placed segment, a relocalization that moves the camera by more than this
+    /// (m) …
+    public var refinementStep = 0.05
+    /// … needs at least this many PnP inliers (the strong-loop count of ``LoopClosureConfiguration``).
+    public var refinementInliers = 25
     /// Loop closing (4-DoF pose graph over the keyframes).
     public var loopClosure = LoopClosureConfiguration()
     /// Creates the defaults.
@@ -203,7 +208,7 @@ public final class WorldMapper {
         let refining = refineUntil.map { timestamp < $0 } ?? false
         if (!aligned || refining), !database.keyframes.isEmpty, frameCounter % configuration.relocalizationStride == 0 {
             let t0 = threadMilliseconds()
-            if let r = relocate(image, T_odom_camera: T_oc) {
+            if let r = relocate(image, T_odom_camera: T_oc), admitsPlacement(r, T_odom_camera: T_oc) {
                 T_world_odom = Self.yawAndTranslation(r.T_world_camera * T_oc.inverse)
                 if !aligned { refineUntil = timestamp + configuration.refinementWindow }
                 aligned = true
@@ -238,6 +243,18 @@ public final class WorldMapper {
         out.attempt = attempt
         out.loopClosure = closure
         return out
+    }
+
+    /// Whether relocalization `r` may set the placement: always for a segment not yet placed;
+    /// while refining a placed one, a move of the camera beyond
+    /// ``WorldMapperConfiguration/refinementStep`` needs ``WorldMapperConfiguration/refinementInliers``.
+    /// A single PnP on a mono map's points with few inliers can be a decimetre off: after a 3 s
+    /// blackout on the V1_01 flight, refinements with 16 and 17 inliers moved the camera 13 and
+    /// 18 cm in opposite directions, where the hand-held walks' refinements (5–8 cm) had 63–78.
+    private func admitsPlacement(_ r: Relocalization, T_odom_camera T_oc: RigidTransform) -> Bool {
+        guard aligned, !r.confirmsPrediction else { return true }
+        let step = ((T_world_odom * T_oc).translation - r.T_world_camera.translation).norm
+        return step <= configuration.refinementStep || r.inlierCount >= configuration.refinementInliers
     }
 
     /// Whether the coasted segment may keep the odometry's placement: the filter's position σ grew
