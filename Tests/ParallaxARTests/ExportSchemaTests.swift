@@ -72,10 +72,18 @@ import Testing
         defer { try? FileManager.default.removeItem(at: url) }
         var exporter = try TrackingFrameExporter(path: url.path, camera: data.cameras[0])
         var pointCounts: [Int] = []
+        var last: TrackingResult?
         _ = try runner.run { result, _ in
             try exporter.write(result)
             pointCounts.append(result.T_world_camera == nil ? 0 : result.featurePoints.count)
+            last = result
         }
+        // The sample is at rest, so no readout is estimated; a line as a phone recording without
+        // `line_delay` would give (the tracker's estimate) must follow the schema too.
+        var withReadout = try #require(last)
+        withReadout.estimatedReadout = 0.0195
+        try exporter.write(withReadout)
+        pointCounts.append(withReadout.T_world_camera == nil ? 0 : withReadout.featurePoints.count)
         try exporter.close()
         let objects = try Self.lines(of: url)
         #expect(objects.count == pointCounts.count && !objects.isEmpty)
@@ -84,6 +92,8 @@ import Testing
             #expect((object["featurePoints"] as? [Any])?.count == pointCounts[i], "line \(i + 1)")
         }
         #expect(objects.contains { $0["calibration"] != nil }, "no line carries the online calibration")
+        #expect(objects.dropLast().allSatisfy { $0["readout"] == nil })
+        #expect(objects.last?["readout"] as? Double == 0.0195)
     }
 
     @Test func validatorRejectsTheOldDialect() throws {

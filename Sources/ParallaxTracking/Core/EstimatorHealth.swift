@@ -56,7 +56,7 @@ extension EstimatorCore {
                                     trackedFeatureCount: featureCount, timings: timings)
         result.timeOffset = s.timeOffset
         result.positionSigma = s.positionSigma
-        result.estimatedReadout = readoutEstimatedByFilter ? s.readout : readoutEstimator?.estimate
+        result.estimatedReadout = readoutEstimatedByFilter ? max(0, s.readout) : readoutEstimator?.estimate
         result.cameraExtrinsics = extrinsics
         result.extrinsicsEstimated = s.calibratedCameras > 0
         result.cameraIntrinsics = (0..<s.intrinsicCameras).map { lenses[$0].values(offset: s.intrinsicOffsets[$0]) }

@@ -74,6 +74,8 @@ public struct TrackingFrameExporter {
         s += "\"lightEstimate\": null, "
         // Camera–IMU time offset in use (s, timeshift_cam_imu): the pose is at time + offset on the IMU clock.
         s += String(format: "\"timeOffset\": %.9f", r.timeOffset)
+        // The rolling-shutter readout (s) when the tracker estimates it (sensor.yaml states none).
+        if let readout = r.estimatedReadout { s += String(format: ", \"readout\": %.6f", readout) }
         s += calibration(r, style: style) + "}"
         return s
     }
