@@ -122,12 +122,17 @@ extension PlaneTracker {
     /// horizontal extents (within 10 cm of the wall's ends): the ends of the candidate's extent lie
     /// on opposite sides of the wall.
     func crossesWall(normal n: Vector3, offset: Double, members: [Vector3]) -> Bool {
+        crossesWall(normal: n, offset: offset, members: members, among: planes.values)
+    }
+
+    /// ``crossesWall(normal:offset:members:)`` against the vertical planes of `walls` only.
+    func crossesWall(normal n: Vector3, offset: Double, members: [Vector3], among walls: some Sequence<DetectedPlane>) -> Bool {
         let (e1, _) = ConvexPolygon.basis(ofPlaneWithNormal: n)
         let along = members.map { $0.dot(e1) }
         guard let lo = along.min(), let hi = along.max() else { return false }
         let foot = n * offset
         let a = foot + e1 * (lo - foot.dot(e1)), b = foot + e1 * (hi - foot.dot(e1))
-        for wall in planes.values where wall.alignment == .vertical && abs(wall.normal.dot(n)) > cos(crossingAngle) {
+        for wall in walls where wall.alignment == .vertical && abs(wall.normal.dot(n)) > cos(crossingAngle) {
             let da = wall.normal.dot(a) - wall.offset, db = wall.normal.dot(b) - wall.offset
             guard da * db < 0 else { continue }
             let crossing = a + (b - a) * (da / (da - db))

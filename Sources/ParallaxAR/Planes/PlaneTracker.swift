@@ -185,7 +185,7 @@ struct PlaneTracker {
             }
             if planes.count > planesBefore { detectionGate.reset() }
         }
-        changes.removed = merge()
+        changes.removed = merge() + removeCrossingPlanes()
         classify()
         for id in planes.keys.sorted() {
             if let p = planes[id], before[id] != p { changes.planes.append(p) }
@@ -404,6 +404,24 @@ struct PlaneTracker {
                 planes[b] = nil
                 removed.append(b)
             }
+        }
+        return removed
+    }
+
+    /// Removes each vertical plane that crosses a larger one (more inliers) within
+    /// ``crossingAngle`` inside both extents (``crossesWall(normal:offset:members:)``): two real
+    /// surfaces do not cross, and a refit can turn a plane found beside a wall into one that does
+    /// (the 180 s hand-held walk grew an 8° "wall" through the left wall, 6 m², IoU 0.39). Its
+    /// anchor is removed, as a merged-away one is.
+    private mutating func removeCrossingPlanes() -> [Int] {
+        var removed: [Int] = []
+        let vertical = planes.values.filter { $0.alignment == .vertical }.sorted { ($0.inlierCount, $0.id) < ($1.inlierCount, $1.id) }
+        for candidate in vertical.map(\.id) {
+            guard let p = planes[candidate] else { continue }
+            let larger = planes.values.filter { $0.id != p.id && $0.inlierCount > p.inlierCount }
+            guard crossesWall(normal: p.normal, offset: p.offset, members: p.boundary, among: larger) else { continue }
+            forget(planeID: p.id)
+            removed.append(p.id)
         }
         return removed
     }
