@@ -29,8 +29,7 @@ struct Observation {
     func withReadout(_ t: Double) -> Observation {
         guard t != readoutApplied, leftRowFraction != 0 || rightRowFraction != 0 else { return self }
         func turned(_ n: Vector2, rate: Vector3, fraction: Double) -> Vector2 {
-            let b = SO3.exp(rate * (fraction * (t - readoutApplied))) * Vector3(n.x, n.y, 1)
-            return b.z > 1e-9 ? Vector2(b.x / b.z, b.y / b.z) : n
+            RollingShutterCorrection.turned(n, by: rate * (fraction * (t - readoutApplied)))
         }
         var o = self
         o.left = turned(left, rate: leftRate, fraction: leftRowFraction)

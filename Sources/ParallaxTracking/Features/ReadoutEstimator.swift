@@ -77,7 +77,7 @@ struct ReadoutEstimator {
               (rateCurrent - ratePrevious).norm >= minimumRateChange else { return estimate }
         let middle = Double(height - 1) / 2
         func corrected(_ n: Vector2, row: Double, rate: Vector3, lineDelay: Double) -> Vector3 {
-            SO3.exp(rate * ((row - middle) * lineDelay)) * Vector3(n.x, n.y, 1)
+            RollingShutterCorrection.turnedBearing(n, by: rate * ((row - middle) * lineDelay))
         }
         func epipolar(_ i: Int, lineDelay l: Double) -> Vector3 {
             corrected(current[i].normalized, row: current[i].row, rate: rateCurrent, lineDelay: l)

@@ -58,6 +58,15 @@ struct RollingShutterCorrection {
         return r > 0 ? delay(row: row, camera: camera) / r : 0
     }
 
+    /// The bearing of normalised point `n` turned by the rotation vector `φ`: Exp(φ) [n, 1].
+    static func turnedBearing(_ n: Vector2, by phi: Vector3) -> Vector3 { SO3.exp(phi) * Vector3(n.x, n.y, 1) }
+
+    /// ``turnedBearing(_:by:)`` back in normalised coordinates (`n` itself if it turns behind the camera).
+    static func turned(_ n: Vector2, by phi: Vector3) -> Vector2 {
+        let b = turnedBearing(n, by: phi)
+        return b.z > 1e-9 ? Vector2(b.x / b.z, b.y / b.z) : n
+    }
+
     /// cam0's and cam1's turn rates (each in its own frame) for the body rate `w`.
     func cameraRates(_ w: Vector3) -> (Vector3, Vector3) {
         let w0 = R_body_cam0.transpose * w
@@ -69,8 +78,7 @@ struct RollingShutterCorrection {
     func apply(_ frame: FeatureFrame, angularVelocity w: Vector3) -> FeatureFrame {
         let (w0, w1) = cameraRates(w)
         func moved(_ n: Vector2, row: Double, rate: Vector3, delay: Double, middle: Double) -> Vector2 {
-            let b = SO3.exp(rate * ((row - middle) * delay)) * Vector3(n.x, n.y, 1)
-            return b.z > 1e-9 ? Vector2(b.x / b.z, b.y / b.z) : n
+            Self.turned(n, by: rate * ((row - middle) * delay))
         }
         var out = frame
         for k in out.features.indices {

@@ -182,14 +182,14 @@ struct FilterState {
     }
 
     /// Largest position standard deviation (m).
-    var positionSigma: Double {
-        let n = dimension, p = Block.position
-        return (p..<(p + 3)).map { covariance[$0 * n + $0] }.max().map { $0.squareRoot() } ?? .infinity
-    }
+    var positionSigma: Double { largestSigma(from: Block.position) }
 
     /// Largest velocity standard deviation (m/s).
-    var velocitySigma: Double {
-        let n = dimension, v = Block.velocity
-        return (v..<(v + 3)).map { covariance[$0 * n + $0] }.max().map { $0.squareRoot() } ?? .infinity
+    var velocitySigma: Double { largestSigma(from: Block.velocity) }
+
+    /// Largest standard deviation of the three error-state entries from column `start`.
+    private func largestSigma(from start: Int) -> Double {
+        let n = dimension
+        return (start..<(start + 3)).map { covariance[$0 * n + $0] }.max().map { $0.squareRoot() } ?? .infinity
     }
 }
