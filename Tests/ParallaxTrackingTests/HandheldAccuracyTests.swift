@@ -73,11 +73,22 @@ struct HandheldAccuracyTests {
     /// Started late, inside the still first second: these starts reset before the low-parallax
     /// weighting (``TrackerConfiguration/lowParallaxReference``). Tracks seen over millimetres of
     /// tremor made the velocity overconfident, and the first quick motion reset the filter: room2
-    /// from 0.15 s ended at 8.9 cm, room3 from 0.30 s at 16.2 cm. Now 1.6 and 1.3 cm.
+    /// from 0.15 s ended at 8.9 cm, room3 from 0.30 s at 16.2 cm. Now 1.5 and 0.9 cm.
     @Test("Late starts in the still first second do not reset", .needsSharedTrajectories,
           arguments: [("tumvi_room2", 0.15), ("tumvi_room3", 0.30)])
     func lateStart(trajectory: String, from: Double) throws {
         try Self.check(trajectory: trajectory, profile: .ideal, floor: 0.05, from: from)
+    }
+
+    /// Not a hand: EuRoC MH_03's drone is shaken and carried off at up to 0.9 m/s past points that
+    /// are metres away, so for its first seconds the image moves as a pure rotation would. The
+    /// turning-in-place hold took that for a hand and held the velocity at zero; the accelerometer
+    /// went into the bias (0.8 m/s²) and the filter reset, again and again: 3.3 m, 60 % normal over
+    /// these 8 s. Now a doubtful hold leaves biases that nothing has observed yet alone
+    /// (``TrackerConfiguration/handheldHoldDoubtProbability``, a consider update): 2.3 cm.
+    @Test("A drone carried off past far points is not held still", .needsSharedTrajectories)
+    func shakenDroneStart() throws {
+        try Self.check(trajectory: "euroc_MH_03_medium", profile: .ideal, floor: 0.05, duration: 8)
     }
 
     static func check(trajectory: String, profile: SensorProfile, floor: Double,

@@ -45,6 +45,38 @@ struct StateHelperTests {
         for i in 0..<n { for j in 0..<i { #expect(updated.covariance[i * n + j] == updated.covariance[j * n + i]) } }
     }
 
+    /// The consider update against the Joseph form with the considered rows of the gain zeroed,
+    /// P⁺ = (I − K_s H) P (I − K_s H)ᵀ + K_s R K_sᵀ, δx = K_s r, which holds for any gain.
+    @Test("Consider update: Joseph form with the considered gain rows zeroed; those entries stay")
+    func considerUpdate() throws {
+        let s = Support.state(clones: 2, seed: 5)
+        var rng = Support.Numbers(seed: 6)
+        let n = s.dimension, columns = FilterState.Block.velocity..<(FilterState.Block.velocity + 3)
+        let considered = FilterState.Block.gyroBias..<(FilterState.Block.accelBias + 3)
+        let r = (0..<3).map { _ in 0.05 * rng.next() }, variance = 0.05 * 0.05
+        let p = Matrix(rows: n, cols: n, elements: s.covariance)
+        var h = Matrix(rows: 3, cols: n)
+        for a in 0..<3 { h[a, columns.lowerBound + a] = 1 }
+        let sMatrix = h * p * h.transpose + Matrix(diagonal: [variance, variance, variance])
+        var gain = try Cholesky(sMatrix).solve((p * h.transpose).transpose).transpose
+        for i in considered { for a in 0..<3 { gain[i, a] = 0 } }
+        let ikh = Matrix(diagonal: [Double](repeating: 1, count: n)) - gain * h
+        let pRef = ikh * p * ikh.transpose + gain * Matrix(diagonal: [variance, variance, variance]) * gain.transpose
+        let dxRef = gain * r
+
+        var updated = s
+        #expect(StateHelper.considerUpdate(&updated, columns: columns, residual: r, noiseVariance: variance,
+                                           considered: considered))
+        Self.expectClose(updated.covariance, pRef.elements, tolerance: 1e-12)
+        let dx = Support.errorState(from: s, to: updated)
+        Self.expectClose(dx, dxRef, tolerance: 1e-10)
+        #expect(updated.biasGyro == s.biasGyro && updated.biasAccel == s.biasAccel)
+        for i in considered { for j in considered { #expect(updated.covariance[i * n + j] == s.covariance[i * n + j]) } }
+        // The velocity still moved, and its variance shrank.
+        #expect(dx[columns.lowerBound..<columns.upperBound].contains { abs($0) > 1e-6 })
+        #expect(updated.covariance[columns.lowerBound * (n + 1)] < s.covariance[columns.lowerBound * (n + 1)])
+    }
+
     @Test("Upper-triangular Jacobians: same numbers as the dense path, and as the reference")
     func upperTriangularUpdate() throws {
         let s = Support.state(clones: 2, seed: 3)

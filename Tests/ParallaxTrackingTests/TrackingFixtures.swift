@@ -24,10 +24,11 @@ enum TrackingFixtures {
     static let simulatedCameraRate = 20.0
 
     /// The world each trajectory is flown through: the room for EuRoC V1_01 (a 2 × 3 × 0.7 m flight),
-    /// the 40 × 30 × 12 m hall for UDel Gore, whose first 30 s climb 7.8 m and cross 8.6 m — in the
+    /// the 40 × 30 × 12 m hall for UDel Gore and the EuRoC machine-hall flights (MH_*), as EuRoC's
+    /// own hall: Gore's first 30 s climb 7.8 m and cross 8.6 m — in the
     /// 6 × 5 × 3 m room the camera would start outside the walls and see black for 18 % of the frames.
     static func scene(for trajectory: String) -> String {
-        trajectory == "udel_gore" ? "hall" : "room"
+        trajectory == "udel_gore" || trajectory.hasPrefix("euroc_MH") ? "hall" : "room"
     }
 
     /// The simulated stereo dataset following `trajectory` (a file in `shared/trajectories`) through

@@ -187,6 +187,9 @@ struct FilterState {
     /// Largest velocity standard deviation (m/s).
     var velocitySigma: Double { largestSigma(from: Block.velocity) }
 
+    /// Largest accelerometer-bias standard deviation (m/s²).
+    var accelBiasSigma: Double { largestSigma(from: Block.accelBias) }
+
     /// Largest standard deviation of the three error-state entries from column `start`.
     private func largestSigma(from start: Int) -> Double {
         let n = dimension

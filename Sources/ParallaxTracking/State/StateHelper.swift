@@ -215,6 +215,38 @@ enum StateHelper {
         return true
     }
 
+    /// A direct measurement of the state entries `columns` (H = I there, zero elsewhere) that leaves
+    /// the entries `considered` where they are: their gain is zero and their own covariance block
+    /// stays, while their cross-covariances with everything updated are corrected (a Schmidt–Kalman
+    /// or "consider" update; Schmidt 1966, as OpenVINS's `StateHelper` offers for its SKF clones).
+    /// For an assumption rather than a sensor's reading, the entries it should not inform.
+    /// - Returns: false when the innovation covariance is not positive definite.
+    static func considerUpdate(_ state: inout FilterState, columns: Range<Int>, residual r: [Double],
+                               noiseVariance: Double, considered: Range<Int>) -> Bool {
+        let n = state.dimension, m = columns.count, c0 = columns.lowerBound
+        precondition(r.count == m && columns.upperBound <= n, "measurement shape does not match the state")
+        // PHᵀ is P's columns; stored transposed (m × n) for the solve.
+        var phtT = [Double](repeating: 0, count: m * n)
+        for a in 0..<m { for i in 0..<n { phtT[a * n + i] = state.covariance[i * n + c0 + a] } }
+        var sm = [Double](repeating: 0, count: m * m)
+        for a in 0..<m { for b in 0..<m { sm[a * m + b] = phtT[a * n + c0 + b] }; sm[a * m + a] += noiseVariance }
+        guard Dense.cholesky(&sm, n: m) else { return false }
+        var gainT = phtT
+        Dense.choleskySolveTransposed(sm, n: m, &gainT, count: n)
+        var dx = [Double](repeating: 0, count: n)
+        for a in 0..<m { for i in 0..<n where !considered.contains(i) { dx[i] += gainT[a * n + i] * r[a] } }
+        for i in 0..<n {
+            for j in i..<n where !(considered.contains(i) && considered.contains(j)) {
+                var d = 0.0
+                for a in 0..<m { d += gainT[a * n + i] * phtT[a * n + j] }
+                state.covariance[i * n + j] -= d
+                if i != j { state.covariance[j * n + i] = state.covariance[i * n + j] }
+            }
+        }
+        state.inject(dx)
+        return true
+    }
+
     /// Makes the covariance exactly symmetric (averaging) so round-off cannot accumulate.
     static func symmetrize(_ state: inout FilterState) {
         let n = state.dimension

@@ -8,6 +8,12 @@ struct ZeroVelocityUpdater {
     let sigma: Double
     /// χ² gate probability: a filter confident of real motion does not accept "still".
     var chiSquaredProbability = 0.95
+    /// When set, an update whose innovation lies beyond this χ² probability (but inside the gate)
+    /// leaves the gyro and accelerometer biases where they are: a consider update
+    /// (``StateHelper/considerUpdate(_:columns:residual:noiseVariance:considered:)``). For a
+    /// velocity that is assumed rather than seen: a doubtful assumption may move the velocity, but
+    /// must not write its doubt into the biases.
+    var biasesKeptBeyondProbability: Double?
 
     /// Applies the update when it passes the gate.
     /// - Returns: false when the gate rejected it (or the covariance was not positive definite).
@@ -22,6 +28,12 @@ struct ZeroVelocityUpdater {
         guard UpdaterHelper.passesChiSquared(h: h, residual: residual, rows: 3, covariance: pvv, columns: 3,
                                              noiseVariance: variance, probability: chiSquaredProbability) else {
             return false
+        }
+        if let doubt = biasesKeptBeyondProbability,
+           !UpdaterHelper.passesChiSquared(h: h, residual: residual, rows: 3, covariance: pvv, columns: 3,
+                                           noiseVariance: variance, probability: doubt) {
+            return StateHelper.considerUpdate(&s, columns: v0..<(v0 + 3), residual: residual, noiseVariance: variance,
+                                              considered: FilterState.Block.gyroBias..<(FilterState.Block.accelBias + 3))
         }
         return StateHelper.update(&s, jacobian: h, columns: v0..<(v0 + 3), residual: residual, noiseVariance: variance)
     }

@@ -103,6 +103,15 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Frames without a feature track in an update after which that hold may apply (or sooner,
     /// while the velocity is unconverged).
     public var handheldHoldAfterFrames: Int = 3
+    /// Accelerometer-bias standard deviation (m/s²) above which the bias counts as not yet observed
+    /// by the visual updates (a start at rest has a prior of 0.05, one in motion 0.2): until then a
+    /// doubtful hold (``handheldHoldDoubtProbability``) leaves both biases alone.
+    public var handheldHoldObservedBiasSigma: Double = 0.05
+    /// χ² probability beyond which a hold's innovation makes it doubtful: the filter's own velocity
+    /// disagrees with "the hand is not translating" more than half the time it would if that were
+    /// true. On simulated TUM-VI and rpng_table starts the holds stay within it; on a drone
+    /// accelerating past far points (EuRoC MH_03) they leave it within three frames.
+    public var handheldHoldDoubtProbability: Double = 0.5
     /// Frames over which a start is judged steady (no image translation in at least 80 % of them)
     /// before a mono start without parallax may begin at zero velocity.
     public var steadinessWindow: Int = 10
