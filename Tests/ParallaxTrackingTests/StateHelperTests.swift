@@ -65,8 +65,8 @@ struct StateHelperTests {
         let dxRef = gain * r
 
         var updated = s
-        #expect(StateHelper.considerUpdate(&updated, columns: columns, residual: r, noiseVariance: variance,
-                                           considered: considered))
+        #expect(StateHelper.update(&updated, jacobian: [1, 0, 0, 0, 1, 0, 0, 0, 1], columns: columns, residual: r,
+                                   noiseVariance: variance, considered: considered))
         Self.expectClose(updated.covariance, pRef.elements, tolerance: 1e-12)
         let dx = Support.errorState(from: s, to: updated)
         Self.expectClose(dx, dxRef, tolerance: 1e-10)

@@ -133,10 +133,17 @@ enum StateHelper {
     ///
     /// then δx is injected into the mean. Only the upper triangle of P is computed and mirrored, so
     /// P stays exactly symmetric.
+    ///
+    /// `considered` entries (a Schmidt–Kalman or "consider" update; Schmidt 1966, as OpenVINS's
+    /// `StateHelper` offers for its SKF clones) get zero gain: their mean and their own covariance
+    /// block stay, while their cross-covariances with the updated entries are corrected — which is
+    /// the Joseph form with those gain rows zeroed. For an assumption rather than a sensor's
+    /// reading, the entries it should not inform.
     /// - Returns: false (state untouched) when S is not positive definite.
     @discardableResult
     static func update(_ state: inout FilterState, jacobian h: [Double], columns: Range<Int>, residual r: [Double],
-                       noiseVariance: Double, structure: JacobianStructure = .dense) -> Bool {
+                       noiseVariance: Double, structure: JacobianStructure = .dense,
+                       considered: Range<Int> = 0..<0) -> Bool {
         let n = state.dimension, w = columns.count, m = r.count, c0 = columns.lowerBound
         precondition(h.count == m * w && columns.upperBound <= n, "Jacobian shape does not match the state")
         let upper = structure == .upperTriangular
@@ -188,6 +195,7 @@ enum StateHelper {
             let rj = r[j]
             for i in 0..<n { dx[i] += gainT[j * n + i] * rj }
         }
+        for i in considered { dx[i] = 0 }
         // P ← P − K PHtᵀ (upper triangle, mirrored). acc[j] = Σ_a K_i,a PHt_j,a over a ascending.
         var acc = [Double](repeating: 0, count: n)
         state.covariance.withUnsafeMutableBufferPointer { p in
@@ -202,45 +210,14 @@ enum StateHelper {
                                 let hrow = htT.baseAddress! + a * n
                                 for j in i..<n { acp[j] += gv * hrow[j] }
                             }
-                            for j in i..<n {
+                            let rowConsidered = considered.contains(i)
+                            for j in i..<n where !(rowConsidered && considered.contains(j)) {
                                 p[i * n + j] -= acp[j]
                                 if i != j { p[j * n + i] = p[i * n + j] }
                             }
                         }
                     }
                 }
-            }
-        }
-        state.inject(dx)
-        return true
-    }
-
-    /// A direct measurement of the state entries `columns` (H = I there, zero elsewhere) that leaves
-    /// the entries `considered` where they are: their gain is zero and their own covariance block
-    /// stays, while their cross-covariances with everything updated are corrected (a Schmidt–Kalman
-    /// or "consider" update; Schmidt 1966, as OpenVINS's `StateHelper` offers for its SKF clones).
-    /// For an assumption rather than a sensor's reading, the entries it should not inform.
-    /// - Returns: false when the innovation covariance is not positive definite.
-    static func considerUpdate(_ state: inout FilterState, columns: Range<Int>, residual r: [Double],
-                               noiseVariance: Double, considered: Range<Int>) -> Bool {
-        let n = state.dimension, m = columns.count, c0 = columns.lowerBound
-        precondition(r.count == m && columns.upperBound <= n, "measurement shape does not match the state")
-        // PHᵀ is P's columns; stored transposed (m × n) for the solve.
-        var phtT = [Double](repeating: 0, count: m * n)
-        for a in 0..<m { for i in 0..<n { phtT[a * n + i] = state.covariance[i * n + c0 + a] } }
-        var sm = [Double](repeating: 0, count: m * m)
-        for a in 0..<m { for b in 0..<m { sm[a * m + b] = phtT[a * n + c0 + b] }; sm[a * m + a] += noiseVariance }
-        guard Dense.cholesky(&sm, n: m) else { return false }
-        var gainT = phtT
-        Dense.choleskySolveTransposed(sm, n: m, &gainT, count: n)
-        var dx = [Double](repeating: 0, count: n)
-        for a in 0..<m { for i in 0..<n where !considered.contains(i) { dx[i] += gainT[a * n + i] * r[a] } }
-        for i in 0..<n {
-            for j in i..<n where !(considered.contains(i) && considered.contains(j)) {
-                var d = 0.0
-                for a in 0..<m { d += gainT[a * n + i] * phtT[a * n + j] }
-                state.covariance[i * n + j] -= d
-                if i != j { state.covariance[j * n + i] = state.covariance[i * n + j] }
             }
         }
         state.inject(dx)

@@ -10,7 +10,7 @@ struct ZeroVelocityUpdater {
     var chiSquaredProbability = 0.95
     /// When set, an update whose innovation lies beyond this χ² probability (but inside the gate)
     /// leaves the gyro and accelerometer biases where they are: a consider update
-    /// (``StateHelper/considerUpdate(_:columns:residual:noiseVariance:considered:)``). For a
+    /// (``StateHelper/update(_:jacobian:columns:residual:noiseVariance:structure:considered:)``). For a
     /// velocity that is assumed rather than seen: a doubtful assumption may move the velocity, but
     /// must not write its doubt into the biases.
     var biasesKeptBeyondProbability: Double?
@@ -25,16 +25,13 @@ struct ZeroVelocityUpdater {
         var pvv = [Double](repeating: 0, count: 9)
         for a in 0..<3 { for b in 0..<3 { pvv[a * 3 + b] = s.covariance[(v0 + a) * n + v0 + b] } }
         let variance = sigma * sigma
-        guard UpdaterHelper.passesChiSquared(h: h, residual: residual, rows: 3, covariance: pvv, columns: 3,
-                                             noiseVariance: variance, probability: chiSquaredProbability) else {
+        guard let gamma = UpdaterHelper.normalisedInnovation(h: h, residual: residual, rows: 3, covariance: pvv, columns: 3,
+                                                             noiseVariance: variance),
+              gamma <= ChiSquared.quantile(dof: 3, probability: chiSquaredProbability) else {
             return false
         }
-        if let doubt = biasesKeptBeyondProbability,
-           !UpdaterHelper.passesChiSquared(h: h, residual: residual, rows: 3, covariance: pvv, columns: 3,
-                                           noiseVariance: variance, probability: doubt) {
-            return StateHelper.considerUpdate(&s, columns: v0..<(v0 + 3), residual: residual, noiseVariance: variance,
-                                              considered: FilterState.Block.gyroBias..<(FilterState.Block.accelBias + 3))
-        }
-        return StateHelper.update(&s, jacobian: h, columns: v0..<(v0 + 3), residual: residual, noiseVariance: variance)
+        let doubtful = biasesKeptBeyondProbability.map { gamma > ChiSquared.quantile(dof: 3, probability: $0) } ?? false
+        return StateHelper.update(&s, jacobian: h, columns: v0..<(v0 + 3), residual: residual, noiseVariance: variance,
+                                  considered: doubtful ? FilterState.Block.gyroBias..<(FilterState.Block.accelBias + 3) : 0..<0)
     }
 }

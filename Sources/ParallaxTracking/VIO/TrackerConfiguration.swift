@@ -109,7 +109,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var handheldHoldObservedBiasSigma: Double = 0.05
     /// χ² probability beyond which a hold's innovation makes it doubtful: the filter's own velocity
     /// disagrees with "the hand is not translating" more than half the time it would if that were
-    /// true. On simulated TUM-VI and rpng_table starts the holds stay within it; on a drone
+    /// true. On simulated TUM-VI and rpng_table starts the holds rarely leave it; on a drone
     /// accelerating past far points (EuRoC MH_03) they leave it within three frames.
     public var handheldHoldDoubtProbability: Double = 0.5
     /// Frames over which a start is judged steady (no image translation in at least 80 % of them)
