@@ -32,6 +32,36 @@ struct FeaturePointHistoryTests {
         #expect(gaps.min() ?? 0 >= 29 / (FeaturePointHistory.maximumFrozenViews - 1) / 3)
     }
 
+    /// The filter corrects the window after a view froze; the frozen view must follow, or it and
+    /// the window describe two versions of the trajectory (wall points 2–3 cm too close on a
+    /// simulated table walk).
+    @Test("Frozen views move with the correction of the oldest clone both windows share")
+    func followsCorrections() throws {
+        func clone(_ frame: Int, _ r: Matrix3, _ p: Vector3) -> Clone {
+            Clone(frame: frame, timestamp: Double(frame), rotation: r, position: p, rotationFE: r, positionFE: p)
+        }
+        var h = FeaturePointHistory()
+        h.noteFilterAge(1)
+        h.follow([clone(1, .identity, Vector3(0, 0, 0)), clone(2, .identity, Vector3(0.1, 0, 0))])
+        _ = h.record(5, window: [1: Self.view(frame: 1, x: 0), 2: Self.view(frame: 2, x: 0.1)])
+        // Frame 1 leaves the window; an update then turns and shifts the window about clone 2.
+        let turn = SO3.exp(Vector3(0, 0, 0.02))
+        let p2 = Vector3(0.12, 0.01, 0)
+        h.noteFilterAge(2)
+        h.follow([clone(2, turn, p2), clone(3, turn, p2 + turn * Vector3(0.1, 0, 0))])
+        let frozen = h.record(5, window: [:]).first { $0.observation.frame == 1 }
+        let moved = try #require(frozen)
+        // Rigidly with clone 2: R ← ΔR·R, p ← ΔR (p − p₂_before) + p₂_now.
+        let expected = turn * (Vector3(0, 0, 0) - Vector3(0.1, 0, 0)) + p2
+        #expect((moved.pose.1 - expected).norm < 1e-12)
+        #expect((moved.pose.0 - turn).frobeniusNorm < 1e-12)
+        // No correction, no change.
+        h.noteFilterAge(3)
+        h.follow([clone(2, turn, p2), clone(3, turn, p2 + turn * Vector3(0.1, 0, 0))])
+        let again = try #require(h.record(5, window: [:]).first { $0.observation.frame == 1 })
+        #expect((again.pose.1 - expected).norm < 1e-12)
+    }
+
     @Test("Lost features and a restarted filter forget their views")
     func forgetting() {
         var h = FeaturePointHistory()

@@ -87,6 +87,7 @@ extension EstimatorCore {
     mutating func featurePoints(_ frame: FeatureFrame?) -> [TrackedFeaturePoint] {
         guard let frame, let s = state else { return [] }
         pointHistory.noteFilterAge(health.framesSinceInit)
+        pointHistory.follow(s.clones)
         var cloneByFrame: [Int: Clone] = [:]
         for c in s.clones { cloneByFrame[c.frame] = c }
         var out: [TrackedFeaturePoint] = []

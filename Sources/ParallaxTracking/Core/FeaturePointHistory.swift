@@ -25,13 +25,48 @@ struct FeaturePointHistory {
 
     private var views: [Int: [Int: View]] = [:]
     private var lastFramesSinceInit = Int.max
+    /// The window's clone poses at the previous frame, by frame number.
+    private var previousClonePoses: [Int: (Matrix3, Vector3)] = [:]
 
     /// Forgets every view after the filter restarted (its world and clone numbering start again):
     /// `framesSinceInit` grows by one each frame while the filter runs, so a value not above the
     /// last one means a restart.
     mutating func noteFilterAge(_ framesSinceInit: Int) {
-        if framesSinceInit <= lastFramesSinceInit, lastFramesSinceInit != Int.max { views.removeAll() }
+        if framesSinceInit <= lastFramesSinceInit, lastFramesSinceInit != Int.max {
+            views.removeAll()
+            previousClonePoses.removeAll()
+        }
         lastFramesSinceInit = framesSinceInit
+    }
+
+    /// Moves every kept view by the correction the filter made since the previous frame to the
+    /// oldest clone in both windows, so that frozen views stay attached to the window.
+    ///
+    /// Why: a frozen pose is the estimate from when its clone left the window, and the filter
+    /// keeps correcting the window after that. Triangulating one frozen view with window views
+    /// then mixed two versions of the trajectory. On a table walk, the gap between them put wall
+    /// points 3–5 m away 2–3 cm too close to the camera, and the planes fitted to them followed
+    /// (simulated rpng_table_03: wall-left's points 2.6 cm in front of the wall). The frozen views
+    /// were seen just before that clone, so carrying them along rigidly keeps them consistent with
+    /// the window.
+    mutating func follow(_ clones: [Clone]) {
+        defer {
+            previousClonePoses = Dictionary(uniqueKeysWithValues: clones.map { ($0.frame, ($0.rotation, $0.position)) })
+        }
+        guard let shared = clones.first(where: { previousClonePoses[$0.frame] != nil }),
+              let (rPrevious, pPrevious) = previousClonePoses[shared.frame] else { return }
+        let rDelta = shared.rotation * rPrevious.transpose
+        let moved = (rDelta - Matrix3.identity).frobeniusNorm > 1e-12 || (shared.position - pPrevious).norm > 1e-12
+        guard moved else { return }
+        for (id, byFrame) in views {
+            var updated = byFrame
+            for (frame, view) in byFrame {
+                var v = view
+                v.pose = (rDelta * view.pose.0, rDelta * (view.pose.1 - pPrevious) + shared.position)
+                updated[frame] = v
+            }
+            views[id] = updated
+        }
     }
 
     /// Records the window's views of feature `id` (refreshing the poses of frames still in the
