@@ -84,8 +84,8 @@ struct HandheldAccuracyTests {
     /// are metres away, so for its first seconds the image moves as a pure rotation would. The
     /// turning-in-place hold took that for a hand and held the velocity at zero; the accelerometer
     /// went into the bias (0.8 m/s²) and the filter reset, again and again: 3.3 m, 60 % normal over
-    /// these 8 s. Now a doubtful hold leaves biases that nothing has observed yet alone
-    /// (``TrackerConfiguration/handheldHoldDoubtProbability``, a consider update): 2.3 cm.
+    /// these 8 s. Now a hold leaves biases that nothing has observed yet alone
+    /// (``TrackerConfiguration/handheldHoldObservedBiasSigma``, a consider update): 1.9 cm.
     @Test("A drone carried off past far points is not held still", .needsSharedTrajectories)
     func shakenDroneStart() throws {
         try Self.check(trajectory: "euroc_MH_03_medium", profile: .ideal, floor: 0.05, duration: 8)

@@ -152,11 +152,9 @@ struct EstimatorCore {
                 // The hold is an assumption about a hand, not a reading of the IMU. A drone carried
                 // off past far points moves the image the same way, and there holds that updated
                 // still-unobserved biases took up the unmodelled acceleration (0.8 m/s² on simulated
-                // EuRoC MH_03) until the filter reset: a doubtful hold leaves them alone.
+                // EuRoC MH_03) until the filter reset: a hold leaves them alone.
                 var hold = ZeroVelocityUpdater(sigma: configuration.handheldHoldVelocitySigma)
-                if s.accelBiasSigma > configuration.handheldHoldObservedBiasSigma {
-                    hold.biasesKeptBeyondProbability = configuration.handheldHoldDoubtProbability
-                }
+                hold.keepsBiases = s.accelBiasSigma > configuration.handheldHoldObservedBiasSigma
                 hold.update(&s)
             }
             health.framesSinceTrackUpdate += 1

@@ -8,12 +8,11 @@ struct ZeroVelocityUpdater {
     let sigma: Double
     /// χ² gate probability: a filter confident of real motion does not accept "still".
     var chiSquaredProbability = 0.95
-    /// When set, an update whose innovation lies beyond this χ² probability (but inside the gate)
-    /// leaves the gyro and accelerometer biases where they are: a consider update
-    /// (``StateHelper/update(_:jacobian:columns:residual:noiseVariance:structure:considered:)``). For a
-    /// velocity that is assumed rather than seen: a doubtful assumption may move the velocity, but
-    /// must not write its doubt into the biases.
-    var biasesKeptBeyondProbability: Double?
+    /// When true the update leaves the gyro and accelerometer biases where they are: a consider
+    /// update (``StateHelper/update(_:jacobian:columns:residual:noiseVariance:structure:considered:)``).
+    /// For a velocity that is assumed rather than seen: the assumption may move the velocity, but
+    /// must not write into the biases what it gets wrong.
+    var keepsBiases = false
 
     /// Applies the update when it passes the gate.
     /// - Returns: false when the gate rejected it (or the covariance was not positive definite).
@@ -30,8 +29,7 @@ struct ZeroVelocityUpdater {
               gamma <= ChiSquared.quantile(dof: 3, probability: chiSquaredProbability) else {
             return false
         }
-        let doubtful = biasesKeptBeyondProbability.map { gamma > ChiSquared.quantile(dof: 3, probability: $0) } ?? false
         return StateHelper.update(&s, jacobian: h, columns: v0..<(v0 + 3), residual: residual, noiseVariance: variance,
-                                  considered: doubtful ? FilterState.Block.gyroBias..<(FilterState.Block.accelBias + 3) : 0..<0)
+                                  considered: keepsBiases ? FilterState.Block.gyroBias..<(FilterState.Block.accelBias + 3) : 0..<0)
     }
 }
