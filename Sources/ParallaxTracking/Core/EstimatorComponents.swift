@@ -93,6 +93,8 @@ struct StartupWindow {
     var anchor: (rotation: Matrix3, position: Vector3)?
     /// Time-offset estimate to keep after a divergence reset.
     var timeOffset: Double?
+    /// Time of a start whose velocity came from the visual–inertial alignment (nil otherwise).
+    var alignedStartTime: Double?
 }
 
 /// The previous frame, as the next one needs it.

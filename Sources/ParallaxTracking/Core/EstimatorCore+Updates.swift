@@ -27,9 +27,13 @@ extension EstimatorCore {
     }
 
     /// No visual information on translation lately: no track was used for a few frames, or the
-    /// velocity is still uncertain.
+    /// velocity is still uncertain; never within ``TrackerConfiguration/holdPauseAfterAlignment``
+    /// of a start whose velocity the alignment measured.
     func lacksTranslationConstraint(_ s: FilterState) -> Bool {
-        health.framesSinceTrackUpdate >= configuration.handheldHoldAfterFrames
+        if let aligned = startup.alignedStartTime, s.timestamp - aligned < configuration.holdPauseAfterAlignment {
+            return false
+        }
+        return health.framesSinceTrackUpdate >= configuration.handheldHoldAfterFrames
             || s.velocitySigma > configuration.convergedVelocitySigma
     }
 

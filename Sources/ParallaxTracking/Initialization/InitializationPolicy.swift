@@ -15,6 +15,7 @@ extension EstimatorCore {
         let priors = configuration.initializationPriors
         var nav: NavigationState
         var uncertainty: TrackerConfiguration.InitialUncertainty
+        var velocityFromAlignment = false
         let visuallyStill = startup.stillSince.map { t - $0 >= configuration.staticInitializer.window * 0.5 } ?? false
         let handheldSteady = startup.isSteady(window: configuration.steadinessWindow)
         if visuallyStill, let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
@@ -42,6 +43,7 @@ extension EstimatorCore {
                 // Velocity and gravity from the closed-form alignment of the last frames.
                 up = -aligned.gravity.normalized
                 vNow = aligned.velocity
+                velocityFromAlignment = true
                 uncertainty.tilt = priors.alignedTilt
                 uncertainty.velocity = priors.alignedVelocity
             } else if isStereo {
@@ -85,6 +87,7 @@ extension EstimatorCore {
                                 ? configuration.intrinsics.standardDeviations : nil)
         s.timestamp = min(nav.timestamp, t)
         state = s
+        startup.alignedStartTime = velocityFromAlignment ? t : nil
         health.framesSinceInit = 0
         health.clearUpdates()
         features.removeAll()
