@@ -58,14 +58,12 @@ struct FeaturePointHistory {
         let rDelta = shared.rotation * rPrevious.transpose
         let moved = (rDelta - Matrix3.identity).frobeniusNorm > 1e-12 || (shared.position - pPrevious).norm > 1e-12
         guard moved else { return }
-        for (id, byFrame) in views {
-            var updated = byFrame
-            for (frame, view) in byFrame {
-                var v = view
-                v.pose = (rDelta * view.pose.0, rDelta * (view.pose.1 - pPrevious) + shared.position)
-                updated[frame] = v
+        views = views.mapValues { byFrame in
+            byFrame.mapValues { view in
+                var moved = view
+                moved.pose = (rDelta * view.pose.0, rDelta * (view.pose.1 - pPrevious) + shared.position)
+                return moved
             }
-            views[id] = updated
         }
     }
 

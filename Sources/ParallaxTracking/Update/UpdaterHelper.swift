@@ -230,23 +230,14 @@ enum UpdaterHelper {
     /// covariance is `covariance` (`columns × columns`).
     static func passesChiSquared(h: [Double], residual: [Double], rows: Int, covariance: [Double], columns c: Int,
                                  noiseVariance: Double, probability: Double) -> Bool {
-        guard let gamma = normalisedInnovation(h: h, residual: residual, rows: rows, covariance: covariance, columns: c,
-                                               noiseVariance: noiseVariance) else { return false }
-        return gamma <= ChiSquared.quantile(dof: rows, probability: probability)
-    }
-
-    /// The normalised innovation squared rᵀ S⁻¹ r, S = H P Hᵀ + σ² I, for the same arguments as
-    /// ``passesChiSquared(h:residual:rows:covariance:columns:noiseVariance:probability:)``; nil when
-    /// S is not positive definite.
-    static func normalisedInnovation(h: [Double], residual: [Double], rows: Int, covariance: [Double], columns c: Int,
-                                     noiseVariance: Double) -> Double? {
         let hp = Dense.multiply(h, covariance, rows: rows, inner: c, columns: c)
         // Only the lower triangle: `cholesky` and `forwardSubstitute` read nothing else.
         var s = Dense.multiplyTransposedLower(hp, h, rows: rows, inner: c)
         for i in 0..<rows { s[i * rows + i] += noiseVariance }
         var y = residual
-        guard Dense.cholesky(&s, n: rows) else { return nil }
+        guard Dense.cholesky(&s, n: rows) else { return false }
         Dense.forwardSubstitute(s, n: rows, &y)
-        return y.reduce(0) { $0 + $1 * $1 }
+        let gamma = y.reduce(0) { $0 + $1 * $1 }
+        return gamma <= ChiSquared.quantile(dof: rows, probability: probability)
     }
 }

@@ -24,9 +24,8 @@ struct ZeroVelocityUpdater {
         var pvv = [Double](repeating: 0, count: 9)
         for a in 0..<3 { for b in 0..<3 { pvv[a * 3 + b] = s.covariance[(v0 + a) * n + v0 + b] } }
         let variance = sigma * sigma
-        guard let gamma = UpdaterHelper.normalisedInnovation(h: h, residual: residual, rows: 3, covariance: pvv, columns: 3,
-                                                             noiseVariance: variance),
-              gamma <= ChiSquared.quantile(dof: 3, probability: chiSquaredProbability) else {
+        guard UpdaterHelper.passesChiSquared(h: h, residual: residual, rows: 3, covariance: pvv, columns: 3,
+                                             noiseVariance: variance, probability: chiSquaredProbability) else {
             return false
         }
         return StateHelper.update(&s, jacobian: h, columns: v0..<(v0 + 3), residual: residual, noiseVariance: variance,
