@@ -53,6 +53,47 @@ struct PoseGraphTests {
         #expect(graph.cost() < 1e-12)
     }
 
+    /// Three laps of the circle with a loop edge from every pose of the later laps to the same
+    /// place on the first (a walk that keeps revisiting a room): in keyframe order each later row
+    /// reaches back to the first lap and the profile Cholesky is nearly dense. The solve's order
+    /// (reverse Cuthill–McKee) must be a permutation of the free nodes with a profile at least
+    /// four times smaller, and the optimum must still be exact.
+    @Test("revisiting laps: a narrow profile order, the same exact optimum")
+    func profileOrderOnLaps() {
+        let lap = Self.circle(60)
+        let truth = (0..<3).flatMap { k in lap.map { YawPose(yaw: $0.yaw, position: $0.position + Vector3(0, 0, 0.05 * Double(k))) } }
+        let steps = zip(truth, truth.dropFirst()).map { $0.relative(to: $1) }
+        var edges = steps.enumerated().map {
+            PoseGraphEdge(from: $0.offset, to: $0.offset + 1, measurement: $0.element, positionSigma: 0.01, yawSigma: 0.005)
+        }
+        for j in lap.count..<truth.count {
+            let i = j % lap.count
+            edges.append(PoseGraphEdge(from: i, to: j, measurement: truth[i].relative(to: truth[j]), positionSigma: 0.03, yawSigma: 0.01))
+        }
+        let drifted = Self.integrate(truth[0], steps.map { YawPose(yaw: $0.yaw + 0.2 * .pi / 180, position: $0.position * 1.005) })
+        var graph = PoseGraph(nodes: drifted, fixed: [true] + Array(repeating: false, count: truth.count - 1), edges: edges)
+
+        let order = graph.profileOrder()
+        #expect(order.sorted() == Array(1..<truth.count))
+        /// Entries in the lower profile when the free nodes are numbered by `order`.
+        func profile(_ order: [Int]) -> Int {
+            var position = [Int: Int]()
+            for (n, i) in order.enumerated() { position[i] = n }
+            var first = Array(order.indices)
+            for e in edges {
+                guard let a = position[e.from], let b = position[e.to] else { continue }
+                first[max(a, b)] = min(first[max(a, b)], min(a, b))
+            }
+            return first.enumerated().reduce(0) { $0 + $1.offset - $1.element + 1 }
+        }
+        let keyframeOrder = profile(Array(1..<truth.count)), reordered = profile(order)
+        #expect(reordered * 4 < keyframeOrder, "profile \(reordered) against \(keyframeOrder) in keyframe order")
+
+        graph.optimize(iterations: 30)
+        let after = zip(graph.nodes, truth).map { ($0.position - $1.position).norm }.max() ?? 0
+        #expect(after < 1e-6, "position error \(after)")
+    }
+
     /// Drifting odometry measurements and one exact loop edge: the loop spreads the error, the
     /// end point comes back near the truth and the worst error over the loop shrinks.
     @Test("drifting odometry, exact loop: error spread along the chain")

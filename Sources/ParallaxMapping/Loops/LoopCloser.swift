@@ -68,6 +68,24 @@ public struct LoopClosureConfiguration: Sendable {
     /// edge without an optimisation: the map is already consistent there (on a walk that keeps
     /// revisiting one room most loops are), and the edge counts at the next optimisation.
     public var minimumCorrection = (position: 0.005, yaw: 0.1 * Double.pi / 180)
+    /// Most loop edges kept per current keyframe (the newest replace the oldest; a second edge
+    /// between the same two keyframes replaces the first). Where the map already covers the room
+    /// the tracker makes few keyframes, so every detection of a long revisit attaches to the same
+    /// latest keyframe: on a 10-minute walk round a table 1 250 edges, the graph's rows joined to
+    /// hundreds of others and one optimisation took up to 2.7 s. The newest edges carry the least
+    /// odometry between the detection and the keyframe.
+    public var maximumLoopEdgesPerKeyframe = 3
+    /// Guided search for loops: old keyframes' points projected into the view the map predicts
+    /// (ORB-SLAM's search by projection) before the bag-of-words search, which is the fallback.
+    /// The odometry drifts centimetres over a revisit, so the prediction lands the old points
+    /// within pixels of their corners wherever the camera comes back, even between or beside the
+    /// keyframes, where a whole-image vote finds too few matches. The prediction is never kept as
+    /// the answer (a loop measures the drift): the PnP solution is. Nil: bag of words only.
+    public var projection: ProjectionSearch? = {
+        var search = ProjectionSearch()
+        search.confirmationMinimum = .max
+        return search
+    }()
     /// Creates the defaults.
     public init() {}
 }
@@ -211,6 +229,12 @@ struct LoopCloser {
         guard let record = records[latest.id] else { return nil }
         let T_world_latest = pnp * current.inverse * record.T_odom_camera
         let measurement = Self.yawPose(old.T_world_camera).relative(to: Self.yawPose(T_world_latest))
+        loopEdges.removeAll { $0.from == old.id && $0.to == latest.id }
+        let attached = loopEdges.indices.filter { loopEdges[$0].to == latest.id }
+        if attached.count >= configuration.maximumLoopEdgesPerKeyframe {
+            let excess = attached.prefix(attached.count - configuration.maximumLoopEdgesPerKeyframe + 1)
+            loopEdges = loopEdges.enumerated().filter { !excess.contains($0.offset) }.map(\.element)
+        }
         loopEdges.append(PoseGraphEdge(from: old.id, to: latest.id, measurement: measurement, positionSigma: configuration.loopSigma.position,
                                        yawSigma: configuration.loopSigma.yaw, huber: configuration.loopHuber))
         let now = Self.yawPose(old.T_world_camera).relative(to: Self.yawPose(latest.T_world_camera))

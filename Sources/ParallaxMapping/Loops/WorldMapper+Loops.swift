@@ -4,7 +4,8 @@ import ParallaxMath
 extension WorldMapper {
     /// Starts one loop detection attempt (at most every ``LoopClosureConfiguration/interval``
     /// seconds of aligned, normal tracking): the relocalizer against keyframes older than
-    /// ``LoopClosureConfiguration/minimumAge``, on the mapping thread with a snapshot of the map.
+    /// ``LoopClosureConfiguration/minimumAge`` (by projection from the predicted pose, then by bag of
+    /// words), on the mapping thread with a snapshot of the map.
     /// With ``LoopClosureConfiguration/detectionLatency`` 0 it is collected at once.
     func startLoopDetection(timestamp: Double, T_odom_camera T_oc: RigidTransform, image: GrayImage) -> LoopClosureEvent? {
         let loops = self.loops
@@ -14,8 +15,13 @@ extension WorldMapper {
         let snapshot = database, camera = camera
         var finder = relocalizer
         let latency = max(0, loops.configuration.detectionLatency)
+        let projection = loops.configuration.projection
         let job = BackgroundJob<Relocalization?>(dueAt: timestamp + latency) {
-            finder.locate(image, R_gravity_camera: predicted.rotationMatrix, camera: camera, in: snapshot, where: isOld)
+            if let search = projection,
+               let found = finder.locate(image, predicted: predicted, camera: camera, in: snapshot, search: search, where: isOld) {
+                return found
+            }
+            return finder.locate(image, R_gravity_camera: predicted.rotationMatrix, camera: camera, in: snapshot, where: isOld)
         }
         pendingDetection = PendingLoopDetection(startedAt: timestamp, T_odom_camera: T_oc, predicted: predicted, segment: segment,
                                                 snapshot: snapshot, job: job)

@@ -49,15 +49,25 @@ extension Relocalizer {
     /// Locates the camera that took `image` near `predicted` (its pose in the map's world from the
     /// coasted odometry). Nil when fewer than the PnP minimum agree or the solution is further than
     /// ``ProjectionSearch/maximumCorrection`` from the prediction.
+    /// `isIncluded` limits the keyframes whose points are projected (loop detection: only old
+    /// enough ones). The answer's ``Relocalization/keyframeIDs`` are ordered by how many of the
+    /// solution's inliers each keyframe's points gave, most first.
     public mutating func locate(_ image: GrayImage, predicted T_world_camera: RigidTransform, camera: any CameraModel,
-                                in map: KeyframeDatabase, search: ProjectionSearch = ProjectionSearch()) -> Relocalization? {
+                                in map: KeyframeDatabase, search: ProjectionSearch = ProjectionSearch(),
+                                where isIncluded: ((Keyframe) -> Bool)? = nil) -> Relocalization? {
         let query = describeCorners(image)
         lastAttempt = Attempt(corners: query.count)
         guard query.count >= pnp.minimumInliers else { return nil }
-        let projected = Self.projectMapPoints(map, into: T_world_camera, camera: camera, search: search)
-        let keyframes = Array(Set(projected.map(\.keyframe))).sorted()
-        lastAttempt.candidates = keyframes.count
-        let correspondences = Self.matchByProjection(query, projected, camera: camera, search: search)
+        let projected = Self.projectMapPoints(map, into: T_world_camera, camera: camera, search: search, where: isIncluded)
+        lastAttempt.candidates = Set(projected.map(\.keyframe)).count
+        let matches = Self.matchByProjection(query, projected, camera: camera, search: search)
+        let correspondences = matches.map(\.correspondence)
+        /// Keyframes by the number of `inliers` (indices into `matches`) their points gave.
+        func keyframes(supporting inliers: [Int]) -> [Int] {
+            var count: [Int: Int] = [:]
+            for i in inliers { count[matches[i].keyframe, default: 0] += 1 }
+            return count.sorted { ($0.value, -$0.key) > ($1.value, -$1.key) }.map(\.key)
+        }
         lastAttempt.correspondences = correspondences.count
         let R_gravity_camera = T_world_camera.rotationMatrix
         // One RANSAC run: with the minimum lowered to 3 it finds the same best pose as the real
@@ -67,9 +77,9 @@ extension Relocalizer {
         let best = loose.solve(correspondences, R_gravity_camera: R_gravity_camera)
         let consensus = best?.inliers.count ?? 0
         let agreeing = Self.agreeing(correspondences, with: T_world_camera, camera: camera, pixels: search.confirmationPixels)
-        if agreeing >= search.confirmationMinimum, Double(agreeing) >= search.confirmationFraction * Double(consensus) {
-            lastAttempt.inliers = agreeing
-            return Relocalization(T_world_camera: T_world_camera, inlierCount: agreeing, keyframeIDs: keyframes,
+        if agreeing.count >= search.confirmationMinimum, Double(agreeing.count) >= search.confirmationFraction * Double(consensus) {
+            lastAttempt.inliers = agreeing.count
+            return Relocalization(T_world_camera: T_world_camera, inlierCount: agreeing.count, keyframeIDs: keyframes(supporting: agreeing),
                                   confirmsPrediction: true)
         }
         guard let solution = best, consensus >= pnp.minimumInliers else {
@@ -80,21 +90,22 @@ extension Relocalizer {
         guard correction <= search.maximumCorrection else { return nil }
         lastAttempt.inliers = solution.inliers.count
         return Relocalization(T_world_camera: solution.T_world_camera, inlierCount: solution.inliers.count,
-                              keyframeIDs: keyframes)
+                              keyframeIDs: keyframes(supporting: solution.inliers))
     }
 
-    /// How many correspondences reproject within `pixels` of their corner from `T_world_camera`.
+    /// The correspondences (indices) that reproject within `pixels` of their corner from `T_world_camera`.
     static func agreeing(_ c: [PnPCorrespondence], with T_world_camera: RigidTransform, camera: any CameraModel,
-                         pixels: Double) -> Int {
+                         pixels: Double) -> [Int] {
         let T_cw = T_world_camera.inverse
         let limit = pixels / camera.fx  // the bearings' normalised units
-        return c.filter { m in
+        return c.indices.filter { i in
+            let m = c[i]
             let p = T_cw * m.point_world
             guard p.z > 0, m.bearing_camera.z > 0 else { return false }
             let dx = p.x / p.z - m.bearing_camera.x / m.bearing_camera.z
             let dy = p.y / p.z - m.bearing_camera.y / m.bearing_camera.z
             return (dx * dx + dy * dy).squareRoot() <= limit
-        }.count
+        }
     }
 
     /// A map point where the predicted camera would see it.
@@ -107,14 +118,15 @@ extension Relocalizer {
 
     /// Every point of the keyframes near the prediction that lands inside the image, in front of it.
     static func projectMapPoints(_ map: KeyframeDatabase, into T_world_camera: RigidTransform, camera: any CameraModel,
-                                 search: ProjectionSearch) -> [ProjectedPoint] {
+                                 search: ProjectionSearch, where isIncluded: ((Keyframe) -> Bool)? = nil) -> [ProjectedPoint] {
         let T_cw = T_world_camera.inverse
         let axis = T_world_camera.rotate(Vector3(0, 0, 1))
         let cosMax = cos(search.keyframeAngle)
         let width = Double(camera.width), height = Double(camera.height)
         var out: [ProjectedPoint] = []
         for k in map.keyframes where k.axis_world.dot(axis) >= cosMax
-            && (k.T_world_camera.translation - T_world_camera.translation).norm <= search.keyframeDistance {
+            && (k.T_world_camera.translation - T_world_camera.translation).norm <= search.keyframeDistance
+            && isIncluded?(k) ?? true {
             for p in k.points {
                 let p_c = T_cw * p.position_world
                 guard p_c.z > search.minimumDepth, let uv = camera.project(p_c),
@@ -129,7 +141,7 @@ extension Relocalizer {
     /// ratio test against other points there (the same physical point seen by two keyframes lies
     /// within a few centimetres and is not counted as a rival). One corner per map point.
     static func matchByProjection(_ query: [DescribedKeypoint], _ points: [ProjectedPoint], camera: any CameraModel,
-                                  search: ProjectionSearch) -> [PnPCorrespondence] {
+                                  search: ProjectionSearch) -> [(correspondence: PnPCorrespondence, keyframe: Int)] {
         guard !points.isEmpty else { return [] }
         // Bucket the projections on a grid of the radius so each corner scans its 3×3 cells.
         let cell = search.radius
@@ -169,8 +181,8 @@ extension Relocalizer {
             bestForPoint[best.index] = (qi, best.distance)
         }
         return bestForPoint.sorted { $0.value.query < $1.value.query }.map { entry in
-            PnPCorrespondence(bearing_camera: camera.unproject(query[entry.value.query].pixel),
-                              point_world: points[entry.key].position_world)
+            (PnPCorrespondence(bearing_camera: camera.unproject(query[entry.value.query].pixel),
+                               point_world: points[entry.key].position_world), points[entry.key].keyframe)
         }
     }
 }
