@@ -37,8 +37,11 @@ public struct Relocalizer: Sendable {
     public var matcher = DescriptorMatcher()
     /// Pose solver.
     public var pnp = GravityAlignedPnP()
-    /// Candidate keyframes matched per query.
-    public var candidateCount = 3
+    /// Candidate keyframes matched per query. Six, not three: a second session flying another
+    /// route through a mapped room (simulated V1_02 against a map of V1_01) found its place only
+    /// among the 4th–6th keyframes by votes and never localized from one start with three; loops
+    /// and blackout recoveries were unchanged by it (18 runs).
+    public var candidateCount = 6
 
     /// What the last ``locate(_:R_gravity_camera:camera:in:)`` found at each stage (for reports).
     public internal(set) var lastAttempt = Attempt()
