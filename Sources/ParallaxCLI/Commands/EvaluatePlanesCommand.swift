@@ -13,7 +13,7 @@ struct EvaluatePlanesCommand: ParsableCommand {
         discussion: """
             Runs an AR session (horizontal + vertical plane detection) over DATASET and compares \
             every plane anchor at the end with the truth planes (z-up world): normal error (deg), \
-            offset error (cm; signed in the table, + = on the side the truth normal points to), IoU of the polygons on the truth plane, and the time from the start \
+            offset error (cm; signed in the table, + = on the side the truth normal points to), IoU of the polygons on the truth plane (against the whole truth polygon, and against the part the camera saw, occlusion included), and the time from the start \
             of tracking to the first detection. --pose-source tracking (the default) runs the VIO \
             tracker; --pose-source groundtruth uses the dataset's poses (with points triangulated \
             from the images), which scores plane detection apart from tracking error.
@@ -48,12 +48,12 @@ struct EvaluatePlanesCommand: ParsableCommand {
     static func text(_ r: PlaneEvaluationReport, source: PoseSourceKind) -> String {
         var s = "source: \(source.rawValue), frames: \(r.frames), planes: \(r.planes.count)\n"
         if let floor = r.floor {
-            s += "floor: normal \(f(floor.normalErrorDeg)) deg, offset \(f(floor.offsetErrorCm)) cm, IoU \(f(floor.iou)), "
+            s += "floor: normal \(f(floor.normalErrorDeg)) deg, offset \(f(floor.offsetErrorCm)) cm, IoU \(f(floor.iou)) (seen part \(f(floor.iouSeen))), "
             s += "detected after \(f(r.floorTimeToDetect, 2)) s of tracking\n"
         } else {
             s += "floor: not detected\n"
         }
-        s += "alignment   class    truth                normal°  offset cm  IoU    area m²  t detect s\n"
+        s += "alignment   class    truth                normal°  offset cm  IoU    IoU seen  area m²  t detect s\n"
         for p in r.planes {
             s += p.alignment.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)
             s += p.classification.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
@@ -61,6 +61,7 @@ struct EvaluatePlanesCommand: ParsableCommand {
             s += f(p.normalErrorDeg).padding(toLength: 9, withPad: " ", startingAt: 0)
             s += f(p.signedOffsetCm).padding(toLength: 11, withPad: " ", startingAt: 0)
             s += f(p.iou).padding(toLength: 7, withPad: " ", startingAt: 0)
+            s += f(p.iouSeen).padding(toLength: 10, withPad: " ", startingAt: 0)
             s += f(p.area).padding(toLength: 9, withPad: " ", startingAt: 0)
             s += f(p.timeToDetect, 2) + "\n"
         }
@@ -72,7 +73,11 @@ struct EvaluatePlanesCommand: ParsableCommand {
     static func qualityText(_ q: PlaneMapQuality) -> String {
         var s = "map: \(q.anchors) anchors for \(q.visibleTruth.count) truth planes in view "
         s += "(\(f(q.anchorsPerVisiblePlane, 2)) per plane; visibility ignores occlusion)\n"
-        s += "missed floors/tables/walls in view: \(q.missed.isEmpty ? "none" : q.missed.joined(separator: ", "))\n"
+        s += "missed floors/tables/walls in view (over 1 m² seen unoccluded): \(q.missed.isEmpty ? "none" : q.missed.joined(separator: ", "))\n"
+        if !q.glimpsed.isEmpty {
+            s += "only glimpsed (under 1 m² seen unoccluded, not required): "
+                + q.glimpsed.map { "\($0) \(f(q.seenArea[$0] ?? 0, 2)) m²" }.joined(separator: ", ") + "\n"
+        }
         for (name, d) in [("existingPlaneUsingExtent", q.extentHitDistances), ("existingPlaneUsingGeometry", q.geometryHitDistances)] {
             let within = PlaneMapQuality.fraction(d, within: 0.02).map { f(100 * $0, 1) } ?? "-"
             let p95 = d.isEmpty ? "-" : f(100 * SampleStatistics.quantile(d, 0.95), 2)
@@ -99,7 +104,7 @@ struct EvaluatePlanesCommand: ParsableCommand {
             "{\"identifier\": \"\(p.identifier.uuidString)\", \"alignment\": \"\(p.alignment.rawValue)\", "
                 + "\"classification\": \"\(p.classification.rawValue)\", "
                 + "\"truth\": \(p.truthID.map { "\"\($0)\"" } ?? "null"), \"normalErrorDeg\": \(n(p.normalErrorDeg)), "
-                + "\"offsetErrorCm\": \(n(p.offsetErrorCm)), \"signedOffsetCm\": \(n(p.signedOffsetCm)), \"iou\": \(n(p.iou)), \"area\": \(n(p.area)), "
+                + "\"offsetErrorCm\": \(n(p.offsetErrorCm)), \"signedOffsetCm\": \(n(p.signedOffsetCm)), \"iou\": \(n(p.iou)), \"iouSeen\": \(n(p.iouSeen)), \"area\": \(n(p.area)), "
                 + "\"timeToDetect\": \(n(p.timeToDetect))}"
         }
         var s = "{\"source\": \"\(source.rawValue)\", \"frames\": \(r.frames), "

@@ -43,7 +43,7 @@ public enum PlaneEvaluationRun {
             let alignment = try TrajectoryAlignment.estimate(.posyaw, estimate: estimated, reference: actual)
             T_truth_world = RigidTransform(rotationMatrix: alignment.rotation, translation: alignment.translation)
         }
-        var report = evaluator.report(T_truth_world: T_truth_world)
+        var report = evaluator.report(T_truth_world: T_truth_world, seenRegions: recorder.seenRegions())
         report.quality = recorder.quality(report: report, T_truth_world: T_truth_world)
         return report
     }

@@ -22,6 +22,9 @@ public struct PlaneScore: Sendable, Equatable {
     public var signedOffsetCm: Double?
     /// Intersection over union of the detected and true polygons, on the truth plane.
     public var iou: Double?
+    /// The same against the part of the true polygon the camera saw (``PlaneMapQualityRecorder/seenRegions()``):
+    /// what a detection can reach on a walk that does not see the whole surface.
+    public var iouSeen: Double?
     /// Detected area (m²).
     public var area: Double
     /// Seconds from tracking start to the anchor's first appearance.
@@ -76,7 +79,9 @@ public struct PlaneEvaluator {
     /// trajectory alignment for the tracker, whose world origin and yaw are arbitrary.
     /// The floor's time to detect is the first appearance of the earliest final anchor that
     /// matches a truth floor (merges keep the older anchor, so this is the first detection).
-    public func report(T_truth_world: RigidTransform = .identity) -> PlaneEvaluationReport {
+    /// `seenRegions` (truth id → seen part, as ``PlaneMapQualityRecorder/seenRegions()`` gives)
+    /// adds ``PlaneScore/iouSeen``.
+    public func report(T_truth_world: RigidTransform = .identity, seenRegions: [String: [Vector2]] = [:]) -> PlaneEvaluationReport {
         var scores: [PlaneScore] = []
         var floor: (score: PlaneScore, overlap: Double)?
         var floorSeenAt: Double?
@@ -93,6 +98,7 @@ public struct PlaneEvaluator {
                     s.signedOffsetCm = (m.centroid - t.centre).dot(t.normal) * 100
                     s.offsetErrorCm = abs((m.centroid - t.centre).dot(t.normal)) * 100
                     s.iou = m.iou
+                    if let region = seenRegions[t.id], !m.polygon.isEmpty { s.iouSeen = ConvexPolygon.iou(m.polygon, region) }
                     if m.index == largestFloor, m.overlap > floor?.overlap ?? -1 { floor = (s, m.overlap) }
                     if t.kind == "floor" { floorSeenAt = min(floorSeenAt ?? .infinity, s.timeToDetect) }
                 }
@@ -105,6 +111,8 @@ public struct PlaneEvaluator {
 
     private struct Match {
         var index: Int, overlap: Double, iou: Double, normal: Vector3, centroid: Vector3
+        /// The detected polygon on the truth plane, in its `ConvexPolygon.basis`.
+        var polygon: [Vector2] = []
     }
 
     private func match(_ p: PlaneAnchor, T_W_A: RigidTransform) -> Match? {
@@ -123,12 +131,12 @@ public struct PlaneEvaluator {
             let centre3 = t.normal * centroid.dot(t.normal) + e1 * c2.x + e2 * c2.y
             guard abs((centre3 - t.centre).dot(t.normal)) < 0.15 else { continue }
             let overlap = max(0, ConvexPolygon.signedArea(ConvexPolygon.intersection(mine, theirs)))
-            let m = Match(index: i, overlap: overlap, iou: ConvexPolygon.iou(mine, theirs), normal: n, centroid: centre3)
+            let m = Match(index: i, overlap: overlap, iou: ConvexPolygon.iou(mine, theirs), normal: n, centroid: centre3, polygon: mine)
             if overlap > 0, overlap > best?.overlap ?? 0 { best = m }
             let d = ConvexPolygon.distance(c2, toConvex: theirs)
             if d < 0.3, d < nearest?.distance ?? .infinity {
                 nearest = (i, d)
-                if best == nil || best?.overlap == 0 { best = Match(index: i, overlap: 0, iou: m.iou, normal: n, centroid: centre3) }
+                if best == nil || best?.overlap == 0 { best = Match(index: i, overlap: 0, iou: m.iou, normal: n, centroid: centre3, polygon: mine) }
             }
         }
         return best

@@ -10,10 +10,16 @@ public struct PlaneMapQuality: Sendable, Equatable {
     /// in front of the camera, within ``PlaneMapQualityRecorder/maximumRange``, from the side their normal faces.
     /// Occlusion is not modelled, so this over-counts what was really visible.
     public var visibleTruth: [String]
-    /// Seen truth floors, tables and walls larger than ``PlaneMapQualityRecorder/requiredArea``
-    /// that no anchor matches, directly or through a matched coplanar truth plane (a poster on a
-    /// matched wall, a rug on a matched floor).
+    /// Seen truth floors, tables and walls of which more than ``PlaneMapQualityRecorder/requiredArea``
+    /// was in view unoccluded (``seenArea``) that no anchor matches, directly or through a matched
+    /// coplanar truth plane (a poster on a matched wall, a rug on a matched floor).
     public var missed: [String]
+    /// Floors, tables and walls in view by the sample-point test but with less than
+    /// ``PlaneMapQualityRecorder/requiredArea`` seen unoccluded (a wall behind a bookcase, a strip
+    /// at the image's edge): not required, and not counted as missed.
+    public var glimpsed: [String] = []
+    /// Area (m²) of each floor, table and wall seen unoccluded within range.
+    public var seenArea: [String: Double] = [:]
     /// Plane anchors at the end.
     public var anchors: Int
     /// Distances (m) of `existingPlaneUsingExtent` hits from the nearest true surface.
@@ -56,17 +62,28 @@ public struct PlaneMapQualityRecorder {
     /// 1.44 m²; shelves, cabinet tops and box sides are smaller and not required).
     public var requiredArea = 1.0
     private var seen = Set<String>()
+    private var coverage: PlaneCoverage
     private var frames = 0
     private var extentHits: [Vector3] = [], geometryHits: [Vector3] = []
     private var extentAnchors: [UUID] = []
 
     /// Creates a recorder.
-    public init(truth: [TruthPlane]) { self.truth = truth }
+    public init(truth: [TruthPlane]) {
+        self.truth = truth
+        coverage = PlaneCoverage(truth: truth)
+    }
+
+    /// The part of each truth floor, table and wall the camera saw, occlusion included (id →
+    /// convex polygon in the plane's `ConvexPolygon.basis`; see ``PlaneEvaluator/report(T_truth_world:seenRegions:)``).
+    public func seenRegions() -> [String: [Vector2]] { coverage.seenRegions() }
 
     /// Records one frame: `T_W_C` is the true OpenCV camera pose (truth world), `T_A_W` the session's.
     public mutating func observe(_ frame: Frame, trueCamera T_W_C: RigidTransform?, T_A_W: RigidTransform?) {
         defer { frames += 1 }
-        if frames % visibilityStride == 0, let T_W_C { markVisible(frame.camera, T_W_C: T_W_C) }
+        if frames % visibilityStride == 0, let T_W_C {
+            markVisible(frame.camera, T_W_C: T_W_C)
+            coverage.observe(frame.camera, T_W_C: T_W_C, maximumRange: maximumRange)
+        }
         guard frames % hitFrameStride == 0, frame.camera.trackingState == .normal, let T_A_W else { return }
         let T_W_A = T_A_W.inverse
         for j in 0..<gridSize {
@@ -103,14 +120,20 @@ public struct PlaneMapQualityRecorder {
         let visible = truth.filter { seen.contains($0.id) }
         let matchedIDs = Set(report.planes.compactMap(\.truthID))
         let matched = truth.filter { matchedIDs.contains($0.id) }
-        let missed = visible.filter { t in
-            guard ["floor", "table", "wall"].contains(t.kind), t.area > requiredArea else { return false }
+        let seenArea = coverage.seenRegions().mapValues { ConvexPolygon.signedArea($0) }
+        let required = visible.filter { PlaneCoverage.kinds.contains($0.kind) && $0.area > requiredArea }
+        let glimpsed = required.filter { (seenArea[$0.id] ?? 0) <= requiredArea }.map(\.id)
+        let missed = required.filter { t in
+            guard (seenArea[t.id] ?? 0) > requiredArea else { return false }
             return !matched.contains { m in m.normal.dot(t.normal) > 0.99 && abs(m.offset - t.offset) < 0.03 }
         }.map(\.id)
-        return PlaneMapQuality(visibleTruth: visible.map(\.id), missed: missed, anchors: report.planes.count,
-                               extentHitDistances: extentHits.map { distanceToTruth(T_truth_world * $0) },
-                               geometryHitDistances: geometryHits.map { distanceToTruth(T_truth_world * $0) },
-                               extentHitAnchors: extentAnchors)
+        var quality = PlaneMapQuality(visibleTruth: visible.map(\.id), missed: missed, anchors: report.planes.count,
+                                      extentHitDistances: extentHits.map { distanceToTruth(T_truth_world * $0) },
+                                      geometryHitDistances: geometryHits.map { distanceToTruth(T_truth_world * $0) },
+                                      extentHitAnchors: extentAnchors)
+        quality.glimpsed = glimpsed
+        quality.seenArea = seenArea
+        return quality
     }
 
     /// Distance (m) from `p` to the nearest truth polygon (convex hull on its plane).
