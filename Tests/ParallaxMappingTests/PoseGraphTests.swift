@@ -54,12 +54,11 @@ struct PoseGraphTests {
     }
 
     /// Three laps of the circle with a loop edge from every pose of the later laps to the same
-    /// place on the first (a walk that keeps revisiting a room): in keyframe order each later row
-    /// reaches back to the first lap and the profile Cholesky is nearly dense. The solve's order
-    /// (reverse Cuthill–McKee) must be a permutation of the free nodes with a profile at least
-    /// four times smaller, and the optimum must still be exact.
-    @Test("revisiting laps: a narrow profile order, the same exact optimum")
-    func profileOrderOnLaps() {
+    /// place on the first (a walk that keeps revisiting a room: each later node joined to the first
+    /// lap, which made the old profile Cholesky nearly dense): from a drifted start the optimum must
+    /// still be exact.
+    @Test("revisiting laps: the exact optimum")
+    func revisitingLaps() {
         let lap = Self.circle(60)
         let truth = (0..<3).flatMap { k in lap.map { YawPose(yaw: $0.yaw, position: $0.position + Vector3(0, 0, 0.05 * Double(k))) } }
         let steps = zip(truth, truth.dropFirst()).map { $0.relative(to: $1) }
@@ -72,23 +71,6 @@ struct PoseGraphTests {
         }
         let drifted = Self.integrate(truth[0], steps.map { YawPose(yaw: $0.yaw + 0.2 * .pi / 180, position: $0.position * 1.005) })
         var graph = PoseGraph(nodes: drifted, fixed: [true] + Array(repeating: false, count: truth.count - 1), edges: edges)
-
-        let order = graph.profileOrder()
-        #expect(order.sorted() == Array(1..<truth.count))
-        /// Entries in the lower profile when the free nodes are numbered by `order`.
-        func profile(_ order: [Int]) -> Int {
-            var position = [Int: Int]()
-            for (n, i) in order.enumerated() { position[i] = n }
-            var first = Array(order.indices)
-            for e in edges {
-                guard let a = position[e.from], let b = position[e.to] else { continue }
-                first[max(a, b)] = min(first[max(a, b)], min(a, b))
-            }
-            return first.enumerated().reduce(0) { $0 + $1.offset - $1.element + 1 }
-        }
-        let keyframeOrder = profile(Array(1..<truth.count)), reordered = profile(order)
-        #expect(reordered * 4 < keyframeOrder, "profile \(reordered) against \(keyframeOrder) in keyframe order")
-
         graph.optimize(iterations: 30)
         let after = zip(graph.nodes, truth).map { ($0.position - $1.position).norm }.max() ?? 0
         #expect(after < 1e-6, "position error \(after)")
@@ -117,26 +99,40 @@ struct PoseGraphTests {
         #expect(worst(graph.nodes) < worst(odometry) / 2, "worst error \(worst(odometry)) → \(worst(graph.nodes))")
     }
 
-    /// The skyline Cholesky against a dense answer on a banded matrix with one long row.
-    @Test("skyline Cholesky solves a banded system with a long row")
-    func skyline() throws {
-        let n = 12
-        var first = (0..<n).map { max(0, $0 - 2) }
-        first[n - 1] = 0
-        var A = SkylineMatrix(firstColumns: first)
+    /// The block Cholesky against a dense answer: 9 nodes (36 unknowns) joined as a chain plus
+    /// long links (0–8, 2–6, 1–7), so the minimum-degree elimination has to create fill.
+    @Test("block Cholesky solves a sparse system with fill")
+    func blockCholesky() throws {
+        let nodes = 9, n = 4 * nodes
+        let links = (0..<(nodes - 1)).map { ($0, $0 + 1) } + [(0, 8), (2, 6), (1, 7)]
         var dense = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
-        for i in 0..<n {
-            for j in first[i]...i {
-                let v = i == j ? 6.0 + Double(i) : 1.0 / Double(1 + i + j)
-                A.add(v, row: i, column: j)
-                dense[i][j] = v
-                dense[j][i] = v
+        for (a, b) in links {
+            for r in 0..<4 {
+                for c in 0..<4 {
+                    let v = 0.3 / Double(1 + r + 2 * c + a + b)
+                    dense[4 * b + r][4 * a + c] += v
+                    dense[4 * a + c][4 * b + r] += v
+                }
             }
         }
-        let x = (0..<n).map { Double($0) - 4.5 }
+        for i in 0..<n {
+            for j in (4 * (i / 4))...i {
+                let v = i == j ? 4.0 + Double(i % 5) : 0.1 / Double(1 + i - j)
+                dense[i][j] += v
+                if i != j { dense[j][i] += v }
+            }
+        }
+        var A = BlockCholesky(count: nodes)
+        for i in 0..<n {
+            for j in 0...i where dense[i][j] != 0 { A.add(dense[i][j], row: i, column: j) }
+        }
+        let x = (0..<n).map { Double($0 % 7) - 2.5 }
         let b = dense.map { row in zip(row, x).reduce(0) { $0 + $1.0 * $1.1 } }
         let solved = try #require(A.solve(b))
         #expect(zip(solved, x).map { abs($0 - $1) }.max() ?? 1 < 1e-10)
+        var negative = BlockCholesky(count: 1)
+        negative.add(-1, row: 0, column: 0)
+        #expect(negative.solve([1, 0, 0, 0]) == nil)
     }
 }
 

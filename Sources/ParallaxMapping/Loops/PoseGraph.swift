@@ -64,9 +64,9 @@ public struct PoseGraphEdge: Sendable, Equatable {
 ///     ∂r_p/∂p_i = −R_z(ψ_i)ᵀ,   ∂r_p/∂p_j = R_z(ψ_i)ᵀ,   ∂r_p/∂ψ_i = (dR_z(ψ_i)ᵀ/dψ)(p_j − p_i),
 ///     ∂r_ψ/∂ψ_i = −1,           ∂r_ψ/∂ψ_j = 1.
 ///
-/// The normal equations `(JᵀWJ + λI) δ = −JᵀWr` are solved by a skyline (profile) Cholesky with
-/// the nodes numbered to keep the profile narrow (``profileOrder()``); the factor's fill stays
-/// inside the profile. The gauge (a 4-DoF
+/// The normal equations `(JᵀWJ + λI) δ = −JᵀWr` are solved by a block Cholesky that eliminates
+/// the nodes in minimum-degree order (`BlockCholesky`), so the fill stays near the graph's own
+/// sparsity however the loops join it. The gauge (a 4-DoF
 /// transform of the whole graph) is fixed by holding at least one node constant.
 public struct PoseGraph: Sendable {
     /// Node poses.
@@ -97,16 +97,15 @@ public struct PoseGraph: Sendable {
     @discardableResult
     public mutating func optimize(iterations: Int = 10, tolerance: Double = 1e-10) -> Int {
         var index = [Int](repeating: -1, count: nodes.count)
-        let order = profileOrder()
-        for (n, i) in order.enumerated() { index[i] = n }
-        let count = order.count
+        var count = 0
+        for i in nodes.indices where !fixed[i] { index[i] = count; count += 1 }
         guard count > 0 else { return 0 }
         var lambda = 1e-6
         var current = cost()
         for step in 0..<iterations {
             guard let (H, g) = normalEquations(index: index, count: count) else { return step }
             var damped = H
-            for k in 0..<(4 * count) { damped.add(lambda * max(damped.diagonal(k), 1e-9), row: k, column: k) }
+            for k in 0..<(4 * count) { damped.addToDiagonal(lambda * max(damped.diagonalEntry(k), 1e-9), k) }
             guard let delta = damped.solve(g.map { -$0 }) else { return step }
             let saved = nodes
             for i in nodes.indices where index[i] >= 0 {
@@ -129,54 +128,6 @@ public struct PoseGraph: Sendable {
         return iterations
     }
 
-    /// The free nodes in reverse Cuthill–McKee order (Cuthill & McKee 1969; George & Liu,
-    /// *Computer Solution of Large Sparse Positive Definite Systems*, 1981, §4.3): breadth-first
-    /// from a node of least degree, neighbours by increasing degree, then reversed. Keyframe order
-    /// is banded only until loops come: a walk that keeps revisiting a room joins late keyframes
-    /// to early ones, every such row then spans most of the matrix and the profile Cholesky turns
-    /// dense (a 430-keyframe flight with 300 loop edges took a second per solve). Numbered level by
-    /// level, a node's neighbours sit in the same or the next level, and the profile stays narrow.
-    func profileOrder() -> [Int] {
-        var neighbours = [[Int]](repeating: [], count: nodes.count)
-        for e in edges where e.from != e.to && !fixed[e.from] && !fixed[e.to] {
-            neighbours[e.from].append(e.to)
-            neighbours[e.to].append(e.from)
-        }
-        let degree = neighbours.map { Set($0).count }
-        var visited = fixed
-        var order: [Int] = []
-        order.reserveCapacity(nodes.count)
-        /// Breadth-first levels of the part of the graph reachable from `root` (free nodes only).
-        func levels(from root: Int) -> [[Int]] {
-            var seen = Set([root]), out = [[root]]
-            while true {
-                let next = Set(out[out.count - 1].flatMap { neighbours[$0] }).filter { !fixed[$0] && seen.insert($0).inserted }
-                if next.isEmpty { return out }
-                out.append(next.sorted())
-            }
-        }
-        // Each connected part from a pseudo-peripheral node (George & Liu's search: restart from
-        // the least-connected node of the farthest level while that makes the part deeper).
-        let starts = nodes.indices.filter { !fixed[$0] }.sorted { (degree[$0], $0) < (degree[$1], $1) }
-        for candidate in starts where !visited[candidate] {
-            var start = candidate, depth = levels(from: start)
-            while let far = depth.last?.min(by: { (degree[$0], $0) < (degree[$1], $1) }) {
-                let other = levels(from: far)
-                guard other.count > depth.count else { break }
-                (start, depth) = (far, other)
-            }
-            visited[start] = true
-            var head = order.count  // breadth-first queue: order[head...]
-            order.append(start)
-            while head < order.count {
-                let next = Set(neighbours[order[head]]).filter { !visited[$0] }.sorted { (degree[$0], $0) < (degree[$1], $1) }
-                for j in next { visited[j] = true; order.append(j) }
-                head += 1
-            }
-        }
-        return order.reversed()
-    }
-
     private func residual(_ e: PoseGraphEdge) -> YawPose {
         let rel = nodes[e.from].relative(to: nodes[e.to])
         return YawPose(yaw: wrapAngle(rel.yaw - e.measurement.yaw), position: rel.position - e.measurement.position)
@@ -188,14 +139,8 @@ public struct PoseGraph: Sendable {
         return k / squaredNorm.squareRoot()
     }
 
-    private func normalEquations(index: [Int], count: Int) -> (SkylineMatrix, [Double])? {
-        var first = [Int](repeating: Int.max, count: count)
-        for i in 0..<count { first[i] = i }
-        for e in edges {
-            let a = index[e.from], b = index[e.to]
-            if a >= 0, b >= 0 { first[max(a, b)] = min(first[max(a, b)], min(a, b)) }
-        }
-        var H = SkylineMatrix(firstColumns: (0..<(4 * count)).map { 4 * first[$0 / 4] })
+    private func normalEquations(index: [Int], count: Int) -> (BlockCholesky, [Double])? {
+        var H = BlockCholesky(count: count)
         var g = [Double](repeating: 0, count: 4 * count)
         for e in edges {
             let pi = nodes[e.from], pj = nodes[e.to]
