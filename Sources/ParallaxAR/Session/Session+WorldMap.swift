@@ -48,7 +48,10 @@ extension Session {
     func mapped(_ output: SourceOutput, image: GrayImage, timestamp: Double, calibration: CameraCalibration) throws -> SourceOutput {
         if worldMapping == nil {
             let initial = configuration?.initialWorldMap
-            let mapper = WorldMapper(camera: try calibration.makeCameraModel(), database: initial?.archive.keyframes ?? .init())
+            var settings = WorldMapperConfiguration()
+            settings.loopClosure.trackerMode = tracksInStereo ? .stereo : .mono
+            let mapper = WorldMapper(camera: try calibration.makeCameraModel(), database: initial?.archive.keyframes ?? .init(),
+                                     configuration: settings)
             worldMapping = SessionWorldMapping(mapper: mapper, fromLoadedMap: initial != nil)
             if let initial {
                 T_A_W = initial.archive.T_A_W

@@ -38,6 +38,8 @@ public final class Session {
     /// The tracker's latest camera–IMU time offset (s): frames wait for the IMU to pass t_cam + it.
     private var timeOffset = 0.0
     private var source: (any PoseSource)?
+    /// True when the visual-inertial tracker runs on both cameras (the world mapper weighs its odometry by it).
+    var tracksInStereo: Bool { (source as? TrackerPoseSource)?.usesRightImage ?? false }
     private var undistorter: ImageUndistorter?
     var T_A_W: RigidTransform?
     /// The world-map layer (Session+WorldMap.swift); nil until the first frame.

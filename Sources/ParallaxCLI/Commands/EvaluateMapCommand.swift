@@ -59,6 +59,7 @@ struct EvaluateMapCommand: ParsableCommand {
         settings.loopClosure.optimizationLatency = loopLatency
         if loopLatency == 0 { settings.loopClosure.detectionLatency = 0 }  // all mapping on the tracking thread
         settings.loopClosure.minimumOptimizationInterval = loopInterval
+        settings.loopClosure.trackerMode = mode
         let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel(), configuration: settings)
         let window = blackout.map { $0...($0 + blackoutDuration) }
         let samples = try MappedReplay(dataset: data, mode: mode, blackout: window).run(mapper: mapper, from: range.from, to: range.to)

@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxMath
+import ParallaxTracking
 
 /// Settings of loop closing (see ``LoopCloser``).
 public struct LoopClosureConfiguration: Sendable {
@@ -44,6 +45,15 @@ public struct LoopClosureConfiguration: Sendable {
     /// Odometry edge standard deviations (m, rad) between consecutive keyframes (a few tenths
     /// of a second apart: the tracker drifts centimetres over minutes, so a short edge is stiff).
     public var odometrySigma = (position: 0.004, yaw: 0.002)
+    /// The same when the odometry is stereo (``trackerMode``): half the mono figures. On the same
+    /// runs stereo odometry drifts about 0.6× as much as mono (keyframe ATE 1.2–2.2 against
+    /// 1.6–4.0 cm), and with mono σ the loops (1–4 cm off each) pulled a stereo graph more than its
+    /// odometry deserved: MH_01 stereo 1.1 / 1.2 → 0.9 / 1.0 cm (two seeds), live 1.9 / 2.0 →
+    /// 1.6 / 1.8 cm; V1_02 and rpng_table_03 stereo unchanged (0.7, 0.5 cm).
+    public var stereoOdometrySigma = (position: 0.002, yaw: 0.001)
+    /// The mode of the tracker whose odometry the graph's edges come from (picks
+    /// ``odometrySigma`` or ``stereoOdometrySigma``).
+    public var trackerMode: TrackerConfiguration.Mode = .mono
     /// Loop edge standard deviations (m, rad): PnP against triangulated points is less exact
     /// than a short stretch of odometry, but a loop is worth many odometry edges.
     public var loopSigma = (position: 0.03, yaw: 0.01)
@@ -261,8 +271,8 @@ struct LoopCloser {
             let a = keyframes[n - 1], b = keyframes[n]
             if let ra = records[a.id], let rb = records[b.id], ra.segment == rb.segment {
                 let m = Self.yawPose(ra.T_odom_camera).relative(to: Self.yawPose(rb.T_odom_camera))
-                edges.append(PoseGraphEdge(from: n - 1, to: n, measurement: m, positionSigma: configuration.odometrySigma.position,
-                                           yawSigma: configuration.odometrySigma.yaw))
+                let sigma = configuration.trackerMode == .stereo ? configuration.stereoOdometrySigma : configuration.odometrySigma
+                edges.append(PoseGraphEdge(from: n - 1, to: n, measurement: m, positionSigma: sigma.position, yawSigma: sigma.yaw))
             } else {
                 edges.append(PoseGraphEdge(from: n - 1, to: n, measurement: before[n - 1].relative(to: before[n]),
                                            positionSigma: configuration.segmentLinkSigma.position, yawSigma: configuration.segmentLinkSigma.yaw))
