@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxMath
+import ParallaxTracking
 import Testing
 
 @testable import ParallaxMapping
@@ -138,6 +139,28 @@ struct PoseGraphTests {
 
 @Suite("Loop checks")
 struct LoopCheckTests {
+    /// The odometry edges between consecutive keyframes carry the mono σ for a mono tracker and
+    /// the stereo σ (half) for a stereo one.
+    @Test("odometry edges weighted by the tracker's mode")
+    func odometrySigmaByMode() {
+        let keyframes = (0..<3).map { i in
+            Keyframe(id: i, timestamp: Double(i), T_world_camera: RigidTransform(rotationMatrix: .identity, translation: Vector3(Double(i), 0, 0)),
+                     points: [])
+        }
+        let database = KeyframeDatabase(keyframes: keyframes, vocabulary: nil)
+        for mode in [TrackerConfiguration.Mode.mono, .stereo] {
+            var configuration = LoopClosureConfiguration()
+            configuration.trackerMode = mode
+            var closer = LoopCloser(configuration: configuration)
+            for k in keyframes { closer.keyframeAdded(id: k.id, segment: 0, T_odom_camera: k.T_world_camera, timestamp: k.timestamp) }
+            let edges = closer.graph(database).graph.edges
+            let expected = mode == .stereo ? configuration.stereoOdometrySigma : configuration.odometrySigma
+            #expect(edges.count == 2)
+            #expect(edges.allSatisfy { $0.positionSigma == expected.position && $0.yawSigma == expected.yaw })
+        }
+        #expect(LoopClosureConfiguration().stereoOdometrySigma.position < LoopClosureConfiguration().odometrySigma.position)
+    }
+
     /// A place match that disagrees with the odometry (too few inliers even for confirmation, a yaw or a position far
     /// from the prediction) is refused; an agreeing one passes.
     @Test("false loops are refused by the odometry checks")
