@@ -110,7 +110,11 @@ struct MapReport {
         if let a = try LoopClosureAccuracy(samples: samples, mapper: mapper) {
             func cm(_ x: Double?) -> String { x.map { String(format: "%.1f cm", $0 * 100) } ?? "n/a (several odometry segments)" }
             lines.append("ATE posyaw, \(a.frames) frames: odometry only \(cm(a.odometry)), live mapped estimate \(cm(a.live))")
-            lines.append("ATE posyaw, \(a.keyframes) keyframes: odometry only \(cm(a.keyframesOdometry)), after the pose graph \(cm(a.keyframesOptimized))")
+            var ratio = ""
+            if let made = a.keyframesOdometry, let optimized = a.keyframesOptimized, made > 0 {
+                ratio = String(format: " (%.2f×: %.1f → %.1f mm)", optimized / made, made * 1000, optimized * 1000)
+            }
+            lines.append("ATE posyaw, \(a.keyframes) keyframes: odometry only \(cm(a.keyframesOdometry)), after the pose graph \(cm(a.keyframesOptimized))" + ratio)
         }
         let resets = zip(samples, samples.dropFirst()).filter { $0.0.odometry_world != nil && $0.1.odometry_world == nil }
         if !resets.isEmpty {
