@@ -55,15 +55,11 @@ struct PlaneCoverage {
     /// Marks the samples the camera at `T_W_C` (true OpenCV camera pose) sees.
     mutating func observe(_ camera: Camera, T_W_C: RigidTransform, maximumRange: Double) {
         let T_C_W = T_W_C.inverse, centre = T_W_C.translation
-        let w = Double(camera.imageResolution.width), h = Double(camera.imageResolution.height)
         for (i, points) in samples {
             let t = truth[i]
             guard t.normal.dot(centre - t.centre) > 0, var marks = seen[i] else { continue }
             for (j, p) in points.enumerated() where !marks[j] {
-                let c = T_C_W * p.world
-                guard c.z > 0.1, c.norm < maximumRange else { continue }
-                let u = camera.fx * c.x / c.z + camera.cx, v = camera.fy * c.y / c.z + camera.cy
-                guard u >= 0, u < w, v >= 0, v < h, !isOccluded(p.world, from: centre, except: i) else { continue }
+                guard camera.sees(T_C_W * p.world, within: maximumRange), !isOccluded(p.world, from: centre, except: i) else { continue }
                 marks[j] = true
             }
             seen[i] = marks

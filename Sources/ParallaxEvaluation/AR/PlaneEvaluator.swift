@@ -98,7 +98,7 @@ public struct PlaneEvaluator {
                     s.signedOffsetCm = (m.centroid - t.centre).dot(t.normal) * 100
                     s.offsetErrorCm = abs((m.centroid - t.centre).dot(t.normal)) * 100
                     s.iou = m.iou
-                    if let region = seenRegions[t.id], !m.polygon.isEmpty { s.iouSeen = ConvexPolygon.iou(m.polygon, region) }
+                    if let region = seenRegions[t.id] { s.iouSeen = ConvexPolygon.iou(m.polygon, region) }
                     if m.index == largestFloor, m.overlap > floor?.overlap ?? -1 { floor = (s, m.overlap) }
                     if t.kind == "floor" { floorSeenAt = min(floorSeenAt ?? .infinity, s.timeToDetect) }
                 }
@@ -112,7 +112,7 @@ public struct PlaneEvaluator {
     private struct Match {
         var index: Int, overlap: Double, iou: Double, normal: Vector3, centroid: Vector3
         /// The detected polygon on the truth plane, in its `ConvexPolygon.basis`.
-        var polygon: [Vector2] = []
+        var polygon: [Vector2]
     }
 
     private func match(_ p: PlaneAnchor, T_W_A: RigidTransform) -> Match? {

@@ -100,16 +100,10 @@ public struct PlaneMapQualityRecorder {
 
     private mutating func markVisible(_ camera: Camera, T_W_C: RigidTransform) {
         let T_C_W = T_W_C.inverse
-        let w = Double(camera.imageResolution.width), h = Double(camera.imageResolution.height)
         for t in truth where !seen.contains(t.id) {
             guard t.normal.dot(T_W_C.translation - t.centre) > 0 else { continue }
             let samples = [t.centre] + t.polygon.map { t.centre + ($0 - t.centre) * 0.8 } + t.polygon.map { t.centre + ($0 - t.centre) * 0.4 }
-            let inside = samples.filter { p in
-                let c = T_C_W * p
-                guard c.z > 0.1, c.norm < maximumRange else { return false }
-                let u = camera.fx * c.x / c.z + camera.cx, v = camera.fy * c.y / c.z + camera.cy
-                return u >= 0 && u < w && v >= 0 && v < h
-            }.count
+            let inside = samples.filter { camera.sees(T_C_W * $0, within: maximumRange) }.count
             if inside >= 2 { seen.insert(t.id) }
         }
     }
@@ -145,5 +139,15 @@ public struct PlaneMapQualityRecorder {
             let along = p.dot(t.normal) - t.offset
             return (inPlane * inPlane + along * along).squareRoot()
         }.min() ?? .infinity
+    }
+}
+
+extension Camera {
+    /// True when a point in this camera's OpenCV frame lies more than 10 cm in front of it, within
+    /// `range` (m), and projects inside the image (the truth-side visibility tests of the evaluation).
+    func sees(_ c: Vector3, within range: Double) -> Bool {
+        guard c.z > 0.1, c.norm < range else { return false }
+        let u = fx * c.x / c.z + cx, v = fy * c.y / c.z + cy
+        return u >= 0 && u < Double(imageResolution.width) && v >= 0 && v < Double(imageResolution.height)
     }
 }

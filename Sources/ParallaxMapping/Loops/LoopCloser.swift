@@ -240,10 +240,10 @@ struct LoopCloser {
         let T_world_latest = pnp * current.inverse * record.T_odom_camera
         let measurement = Self.yawPose(old.T_world_camera).relative(to: Self.yawPose(T_world_latest))
         loopEdges.removeAll { $0.from == old.id && $0.to == latest.id }
-        let attached = loopEdges.indices.filter { loopEdges[$0].to == latest.id }
-        if attached.count >= configuration.maximumLoopEdgesPerKeyframe {
-            let excess = attached.prefix(attached.count - configuration.maximumLoopEdgesPerKeyframe + 1)
-            loopEdges = loopEdges.enumerated().filter { !excess.contains($0.offset) }.map(\.element)
+        // Drop the oldest edges of `latest` until the new one fits (edges are kept in arrival order).
+        while loopEdges.filter({ $0.to == latest.id }).count >= max(1, configuration.maximumLoopEdgesPerKeyframe),
+              let oldest = loopEdges.firstIndex(where: { $0.to == latest.id }) {
+            loopEdges.remove(at: oldest)
         }
         loopEdges.append(PoseGraphEdge(from: old.id, to: latest.id, measurement: measurement, positionSigma: configuration.loopSigma.position,
                                        yawSigma: configuration.loopSigma.yaw, huber: configuration.loopHuber))
