@@ -138,6 +138,9 @@ public final class WorldMapper {
     private var unalignedSince: Double?
     private let loadedMap: Bool
     private var lastKeyframeTime = -Double.infinity
+    /// The relocalizations that placed the current segment, waiting for its first keyframe to
+    /// become loop edges (see ``recordPlacementEdges(to:)``); the newest few are kept.
+    private var placements: [(found: Relocalization, T_odom_camera: RigidTransform, segment: Int)] = []
 
     /// A mapper starting from `database` (empty: the first segment defines the world; not empty:
     /// a loaded map, so the session relocalizes before it reports mapped poses).
@@ -194,7 +197,9 @@ public final class WorldMapper {
             if let since = limitedSince, timestamp - since > configuration.blindLimit, !blindStretchHandled,
                !database.keyframes.isEmpty {
                 aligned = false
-                predictionValid = true  // same odometry frame: the coasted pose predicts the view
+                // Same odometry frame: the coasted pose predicts the view, once the frame was placed
+                // in the map (a loaded map's session that never localized has no prediction).
+                predictionValid = !loadedMap || relocalizationCount > 0
                 blindStretchHandled = true
                 segment += 1  // the odometry coasted: no odometry edge across the stretch
             }
@@ -214,6 +219,9 @@ public final class WorldMapper {
                 aligned = true
                 predictionValid = true
                 if loops.unverifiedSegment == segment { loops.unverifiedSegment = nil }
+                placements.removeAll { $0.segment != segment }
+                placements.append((r, T_oc, segment))
+                if placements.count > loops.configuration.maximumLoopEdgesPerKeyframe { placements.removeFirst() }
                 relocalized = true
                 relocalizationCount += 1
             }
@@ -310,9 +318,25 @@ public final class WorldMapper {
                           pixel: d.keypoint.pixel, descriptor: d.keypoint.descriptor)
         }
         let id = database.nextID
-        database.add(Keyframe(id: id, timestamp: timestamp, T_world_camera: T_world_odom * T_oc, points: points))
+        let keyframe = Keyframe(id: id, timestamp: timestamp, T_world_camera: T_world_odom * T_oc, points: points)
+        database.add(keyframe)
         loops.keyframeAdded(id: id, segment: segment, T_odom_camera: T_oc, timestamp: timestamp)
+        recordPlacementEdges(to: keyframe)
         return true
+    }
+
+    /// Turns the relocalizations that placed the current segment into loop edges to its first
+    /// keyframe. A relocalization is a PnP against map points, as a loop detection is; without
+    /// its edge the segment hangs off the rest of the graph by the weak segment link alone, and
+    /// the first loop found decides where it lies. On a second session in a loaded map (simulated
+    /// V1_02 against a V1_01 map, from 35 s) a loop with 21 inliers, 15 cm and 1.8° off, moved
+    /// a segment the relocalizations had placed within 1.3 cm (docs/world-maps.md).
+    private func recordPlacementEdges(to keyframe: Keyframe) {
+        for p in placements where p.segment == segment {
+            guard let oldID = p.found.keyframeIDs.first, let old = database.keyframes.first(where: { $0.id == oldID }) else { continue }
+            loops.addLoop(old: old, latest: keyframe, T_world_camera: p.found.T_world_camera, T_odom_camera: p.T_odom_camera)
+        }
+        placements.removeAll()
     }
 
     /// The yaw-and-translation part of a transform whose rotation should be about z only.
