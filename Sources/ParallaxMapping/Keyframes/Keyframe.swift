@@ -176,12 +176,24 @@ public struct KeyframeDatabase: Sendable, Equatable {
             let eligible = isIncluded.map { keyframes.filter($0) } ?? keyframes
             return Self.rankedByVotes(eligible, descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
         }
-        let shortlist = index.scores(vocabulary.bagOfWords(descriptors)).filter { entry in
+        let shortlist = bestScoring(vocabulary, index, descriptors, count: shortlistLength, where: isIncluded)
+        return Self.rankedByVotes(shortlist, descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
+    }
+
+    /// The `count` keyframes that share the most with a query by bag-of-words score (ties: newer
+    /// first), limited to those `isIncluded` accepts; without a vocabulary every such keyframe.
+    public func bestScoring(_ descriptors: [BinaryDescriptor], count: Int, where isIncluded: ((Keyframe) -> Bool)? = nil) -> [Keyframe] {
+        guard let vocabulary, let index else { return isIncluded.map { keyframes.filter($0) } ?? keyframes }
+        return bestScoring(vocabulary, index, descriptors, count: count, where: isIncluded)
+    }
+
+    private func bestScoring(_ vocabulary: Vocabulary, _ index: InvertedIndex, _ descriptors: [BinaryDescriptor], count: Int,
+                             where isIncluded: ((Keyframe) -> Bool)?) -> [Keyframe] {
+        index.scores(vocabulary.bagOfWords(descriptors)).filter { entry in
             isIncluded.map { $0(keyframes[entry.key]) } ?? true
         }.sorted {
             $0.value != $1.value ? $0.value > $1.value : keyframes[$0.key].id > keyframes[$1.key].id
-        }.prefix(shortlistLength).map { keyframes[$0.key] }
-        return Self.rankedByVotes(shortlist, descriptors, maximumDistance: maximumDistance, count: count, minimumVotes: minimumVotes)
+        }.prefix(count).map { keyframes[$0.key] }
     }
 
     /// ``candidates(for:maximumDistance:count:minimumVotes:)`` without the vocabulary: every keyframe's votes.

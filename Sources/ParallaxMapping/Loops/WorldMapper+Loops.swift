@@ -14,7 +14,7 @@ extension WorldMapper {
         let predicted = T_world_odom * T_oc
         let snapshot = database, camera = camera
         var finder = relocalizer
-        finder.wholeMapPointLimit = 0  // loops want few, sure detections: projection and the shortlist
+        finder.pooledPointBudget = 0  // loops want few, sure detections: projection and the shortlist
         let latency = max(0, loops.configuration.detectionLatency)
         let projection = loops.configuration.projection
         let job = BackgroundJob<Relocalization?>(dueAt: timestamp + latency) {

@@ -4,11 +4,11 @@ import ParallaxMath
 import ParallaxVision
 import Testing
 
-/// The whole-map fallback of global relocalization on a synthetic map: a view whose recognisable
-/// points are spread over many keyframes, two per keyframe, each stored twice (as a corner is, once
-/// per keyframe that saw it).
-@Suite("Relocalization against every map point")
-struct WholeMapMatchingTests {
+/// The pooled fallback of global relocalization on a synthetic map small enough to be pooled
+/// whole: a view whose recognisable points are spread over many keyframes, two
+/// per keyframe, each stored twice (as a corner is, once per keyframe that saw it).
+@Suite("Relocalization against pooled keyframes")
+struct PooledMatchingTests {
     let camera = PinholeRadTanCamera(width: 752, height: 480, fx: 458, fy: 457, cx: 367, cy: 248)
 
     /// A random descriptor.
@@ -65,16 +65,18 @@ struct WholeMapMatchingTests {
         let map = KeyframeDatabase(keyframes: keyframes, vocabulary: nil)
         #expect(map.candidates(for: query.map(\.descriptor)).isEmpty, "no keyframe gathers the 12 votes the shortlist needs")
         var relocalizer = Relocalizer()
-        let matches = relocalizer.wholeMapCorrespondences(query, camera: camera, in: map, where: nil)
+        let matches = relocalizer.pooledCorrespondences(query, camera: camera, in: map, where: nil)
         #expect(matches.count == 40, "each of the 40 seen points matched once despite its copy")
-        let located = relocalizer.locateInWholeMap(query, R_gravity_camera: R_wc, camera: camera, in: map, where: nil)
+        let located = relocalizer.locateInPool(query, R_gravity_camera: R_wc, camera: camera, in: map, where: nil)
         let found = try #require(located)
         #expect((found.T_world_camera.translation - truth.translation).norm < 1e-4)
         #expect(found.inlierCount == 40)
         #expect(found.keyframeIDs.count >= 20 && Set(found.keyframeIDs).isSubset(of: Set(0..<40)))
-        relocalizer.wholeMapPointLimit = 100
-        let limited = relocalizer.locateInWholeMap(query, R_gravity_camera: R_wc, camera: camera, in: map, where: nil)
-        #expect(limited == nil, "a map over the point limit is not searched")
+        relocalizer.pooledPointBudget = 100
+        #expect(relocalizer.pool(for: query.map(\.descriptor), in: map, where: nil).reduce(0) { $0 + $1.points.count } <= 100)
+        relocalizer.pooledPointBudget = 0
+        let off = relocalizer.locateInPool(query, R_gravity_camera: R_wc, camera: camera, in: map, where: nil)
+        #expect(off == nil, "a budget of 0 points turns the fallback off")
     }
 
     @Test("one descriptor at two places is ambiguous and not matched")
@@ -85,6 +87,6 @@ struct WholeMapMatchingTests {
                       KeyframePoint(featureID: 2, position_world: Vector3(2, 1, 1), pixel: Vector2(0, 0), descriptor: d)]
         let map = KeyframeDatabase(keyframes: [Keyframe(id: 0, timestamp: 0, T_world_camera: .identity, points: points)], vocabulary: nil)
         let query = [DescribedKeypoint(pixel: Vector2(300, 200), angle: 0, descriptor: d)]
-        #expect(Relocalizer().wholeMapCorrespondences(query, camera: camera, in: map, where: nil).isEmpty)
+        #expect(Relocalizer().pooledCorrespondences(query, camera: camera, in: map, where: nil).isEmpty)
     }
 }

@@ -1,30 +1,31 @@
 import ParallaxMath
 import ParallaxVision
 
-/// Matching against every map point, for a view that no single keyframe resembles.
+/// Matching against the points of many keyframes at once, for a view that no single keyframe
+/// resembles.
 ///
 /// The shortlist of ``Relocalizer/locate(_:R_gravity_camera:camera:in:where:)`` asks which
-/// keyframes look like the query. A camera a metre or more beside every mapped view (a second
-/// session on another route through a mapped room) sees each wall from between the keyframes
-/// that mapped it: the points it recognises are spread over many keyframes, none of which gathers
-/// enough votes, matches or inliers on its own. Matching the query against all points at once
-/// (direct 2-D–3-D matching, as in Sattler, Leibe & Kobbelt, ICCV 2011, without their
-/// vocabulary-based prioritisation) finds those spread correspondences; the gravity-aligned PnP
-/// then verifies them as usual.
+/// keyframes look like the query and matches each of the best few. A camera a metre or more
+/// beside every mapped view (a second session on another route through a mapped room) sees each
+/// wall from between the keyframes that mapped it: the points it recognises are spread over many
+/// keyframes, none of which gathers enough votes, matches or inliers on its own. Matching the query
+/// against the pooled points of many keyframes (the whole map when it is small; direct 2-D–3-D
+/// matching as in Sattler, Leibe & Kobbelt, ICCV 2011, with the bag of words choosing what fills
+/// a bounded pool) finds those spread correspondences; the
+/// gravity-aligned PnP then verifies them as usual.
 extension Relocalizer {
     /// Points closer than this (m) count as one map point in the ratio test: the same corner is
     /// stored once per keyframe that saw it, and its copies must not make each other ambiguous.
     static let samePointRadius = 0.05
 
-    /// The whole-map fallback of the global search: nil when the map is over
-    /// ``wholeMapPointLimit`` points or the matches do not verify.
-    mutating func locateInWholeMap(_ query: [DescribedKeypoint], R_gravity_camera: Matrix3, camera: any CameraModel,
+    /// The pooled fallback of the global search: nil when the pooled matches do not verify.
+    mutating func locateInPool(_ query: [DescribedKeypoint], R_gravity_camera: Matrix3, camera: any CameraModel,
                                    in map: KeyframeDatabase, where isIncluded: ((Keyframe) -> Bool)?) -> Relocalization? {
-        guard wholeMapPointLimit > 0, map.pointCount <= wholeMapPointLimit else { return nil }
-        let matches = wholeMapCorrespondences(query, camera: camera, in: map, where: isIncluded)
-        lastAttempt.wholeMapCorrespondences = matches.count
+        guard pooledPointBudget > 0 else { return nil }
+        let matches = pooledCorrespondences(query, camera: camera, in: map, where: isIncluded)
+        lastAttempt.pooledCorrespondences = matches.count
         var solver = pnp
-        solver.iterations = max(pnp.iterations, wholeMapIterations)
+        solver.iterations = max(pnp.iterations, pooledIterations)
         guard let solution = solver.solve(matches.map(\.correspondence), R_gravity_camera: R_gravity_camera) else { return nil }
         lastAttempt.inliers = solution.inliers.count
         // The keyframes that saw the inliers, most first: what loop closure attaches to.
@@ -34,16 +35,33 @@ extension Relocalizer {
         return Relocalization(T_world_camera: solution.T_world_camera, inlierCount: solution.inliers.count, keyframeIDs: ids)
     }
 
-    /// Query-to-map correspondences over every point of the keyframes `isIncluded` accepts
-    /// (all when nil): the nearest map point per query descriptor by Hamming distance, kept when
+    /// The keyframes whose points are pooled: those `isIncluded` accepts (all when nil), best
+    /// bag-of-words score first, then the ones sharing no word with the query (newest first), as
+    /// many as fit in ``pooledPointBudget`` points. A small map is pooled whole: on the V1_02 starts
+    /// of docs/world-maps.md the points that verified lay in keyframes ranked below 60 of 67.
+    func pool(for descriptors: [BinaryDescriptor], in map: KeyframeDatabase, where isIncluded: ((Keyframe) -> Bool)?) -> [Keyframe] {
+        let scored = map.bestScoring(descriptors, count: .max, where: isIncluded)
+        let ids = Set(scored.map(\.id))
+        let rest = map.keyframes.reversed().filter { !ids.contains($0.id) && (isIncluded?($0) ?? true) }
+        var out: [Keyframe] = []
+        var points = 0
+        for k in scored + rest {
+            guard points + k.points.count <= pooledPointBudget else { break }
+            out.append(k)
+            points += k.points.count
+        }
+        return out
+    }
+
+    /// Query-to-map correspondences over the pooled points (``pool(for:in:where:)``): the nearest map point per query descriptor by Hamming distance, kept when
     /// it is within the matcher's distance and beats the nearest *other* map point by the
     /// matcher's ratio; each map point keeps only its best query.
-    func wholeMapCorrespondences(_ query: [DescribedKeypoint], camera: any CameraModel, in map: KeyframeDatabase,
+    func pooledCorrespondences(_ query: [DescribedKeypoint], camera: any CameraModel, in map: KeyframeDatabase,
                                  where isIncluded: ((Keyframe) -> Bool)?) -> [(correspondence: PnPCorrespondence, keyframeID: Int)] {
         var descriptors: [BinaryDescriptor] = []
         var positions: [Vector3] = []
         var owners: [Int] = []
-        for k in map.keyframes where isIncluded?(k) ?? true {
+        for k in pool(for: query.map(\.descriptor), in: map, where: isIncluded) {
             for p in k.points {
                 descriptors.append(p.descriptor)
                 positions.append(p.position_world)
