@@ -49,6 +49,23 @@ public struct WorldMapperConfiguration: Sendable {
     public var refinementStep = 0.05
     /// … needs at least this many PnP inliers (the strong-loop count of ``LoopClosureConfiguration``).
     public var refinementInliers = 25
+    /// A first placement without a prediction (a loaded map, or after a reset) with fewer than
+    /// ``refinementInliers`` inliers is taken only when a projection search around it verifies it
+    /// with at least that many, within these (m, rad) of it.
+    public var placementAgreement = (position: 0.05, yaw: 1.0 * Double.pi / 180)
+    /// The projection search that verifies such a placement: tighter than the blackout search
+    /// (15 px instead of 40, 64 bits instead of 80, ratio 0.8 instead of 0.9, a prediction kept
+    /// only when 5 px instead of 12 px agree), since it checks a guess rather than refining a coast.
+    /// With the blackout search, a placement 39 cm off was confirmed; with this one the search's
+    /// own solve lay 35 cm and 6° away, and it was refused.
+    public var placementVerification: ProjectionSearch = {
+        var s = ProjectionSearch()
+        s.radius = 15
+        s.maximumDistance = 64
+        s.ratio = 0.8
+        s.confirmationPixels = 5
+        return s
+    }()
     /// Loop closing (4-DoF pose graph over the keyframes).
     public var loopClosure = LoopClosureConfiguration()
     /// Creates the defaults.
@@ -213,7 +230,8 @@ public final class WorldMapper {
         let refining = refineUntil.map { timestamp < $0 } ?? false
         if (!aligned || refining), !database.keyframes.isEmpty, frameCounter % configuration.relocalizationStride == 0 {
             let t0 = threadMilliseconds()
-            if let r = relocate(image, T_odom_camera: T_oc), admitsPlacement(r, T_odom_camera: T_oc) {
+            if let found = relocate(image, T_odom_camera: T_oc), admitsPlacement(found, T_odom_camera: T_oc),
+               let r = confirmedPlacement(found, image: image) {
                 T_world_odom = Self.yawAndTranslation(r.T_world_camera * T_oc.inverse)
                 if !aligned { refineUntil = timestamp + configuration.refinementWindow }
                 aligned = true
@@ -263,6 +281,24 @@ public final class WorldMapper {
         guard aligned, !r.confirmsPrediction else { return true }
         let step = ((T_world_odom * T_oc).translation - r.T_world_camera.translation).norm
         return step <= configuration.refinementStep || r.inlierCount >= configuration.refinementInliers
+    }
+
+    /// The placement to take from relocalization `r`: `r` itself when it had a prediction or
+    /// enough inliers (``WorldMapperConfiguration/refinementInliers``); otherwise, as ORB-SLAM's
+    /// relocalization does, the map points are projected into the view `r` implies and the answer
+    /// taken only when that search verifies it with enough inliers, within
+    /// ``WorldMapperConfiguration/placementAgreement`` of `r`. Nil: not sure enough.
+    /// A single global solve from 15–19 inliers can be decimetres off (a second session along
+    /// V1_02 in a V1_01 map: 39 cm), while the projection search around a right one finds 25–70.
+    private func confirmedPlacement(_ r: Relocalization, image: GrayImage) -> Relocalization? {
+        guard !aligned, !predictionValid, r.inlierCount < configuration.refinementInliers else { return r }
+        guard let p = relocalizer.locate(image, predicted: r.T_world_camera, camera: camera, in: database,
+                                         search: configuration.placementVerification),
+              p.inlierCount >= configuration.refinementInliers else { return nil }
+        let yaw = abs(wrapAngle(LoopCloser.yaw(of: p.T_world_camera) - LoopCloser.yaw(of: r.T_world_camera)))
+        guard (p.T_world_camera.translation - r.T_world_camera.translation).norm <= configuration.placementAgreement.position,
+              yaw <= configuration.placementAgreement.yaw else { return nil }
+        return p
     }
 
     /// Whether the coasted segment may keep the odometry's placement: the filter's position σ grew
