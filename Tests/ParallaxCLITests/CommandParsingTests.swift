@@ -34,6 +34,16 @@ struct CommandParsingTests {
         #expect(failure.exitCode == Parsing.usageExitCode)
     }
 
+    @Test("replay: a world-map replay refuses the outputs it does not write")
+    func replayMapRefusesOtherOutputs() throws {
+        #expect(try Parsing.command(["replay", "ds", "--save-map", "m.map"], as: ReplayCommand.self).map.isRequested)
+        for extra in [["--trajectory", "t.txt"], ["--export", "f.jsonl"], ["--planes"]] {
+            let failure = try #require(Parsing.failure(["replay", "ds", "--load-map", "m.map"] + extra))
+            #expect(failure.message.contains(extra[0]) && failure.message.contains("--load-map"), "\(failure.message)")
+            #expect(failure.exitCode == Parsing.usageExitCode)
+        }
+    }
+
     @Test("hittest: pose source default, points and types")
     func hittest() throws {
         let c = try Parsing.command(["hittest", "ds", "--time", "2", "--point", "0.5,0.5"], as: HitTestCommand.self)

@@ -31,6 +31,20 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "World map")
     var map: MapOptions
 
+    /// A world-map replay writes no trajectory, frame export or AR output: asking for them with it
+    /// is refused rather than silently ignored.
+    func validate() throws {
+        guard map.isRequested else { return }
+        var ignored: [String] = []
+        if trajectory != nil { ignored.append("--trajectory") }
+        if export != nil { ignored.append("--export") }
+        if ar.isRequested { ignored.append("--planes/--light/--render") }
+        guard ignored.isEmpty else {
+            throw ValidationError("\(ignored.joined(separator: ", ")) cannot be combined with --save-map or --load-map: the world-map "
+                                  + "replay does not write them; run a separate replay for them")
+        }
+    }
+
     func run() throws {
         if ar.isRequested { try input.requireFolder(for: "the AR session (--planes, --light, --render)") }
         if map.isRequested { try input.requireFolder(for: "world maps (--save-map, --load-map)") }
