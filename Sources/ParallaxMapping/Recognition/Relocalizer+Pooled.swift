@@ -11,8 +11,8 @@ import ParallaxVision
 /// keyframes, none of which gathers enough votes, matches or inliers on its own. Matching the query
 /// against the pooled points of many keyframes (the whole map when it is small; direct 2-D–3-D
 /// matching as in Sattler, Leibe & Kobbelt, ICCV 2011, with the bag of words choosing what fills
-/// a bounded pool) finds those spread correspondences; the
-/// gravity-aligned PnP then verifies them as usual.
+/// a bounded pool) finds those spread correspondences; the gravity-aligned PnP then verifies them
+/// as usual.
 extension Relocalizer {
     /// Points closer than this (m) count as one map point in the ratio test: the same corner is
     /// stored once per keyframe that saw it, and its copies must not make each other ambiguous.
@@ -20,7 +20,7 @@ extension Relocalizer {
 
     /// The pooled fallback of the global search: nil when the pooled matches do not verify.
     mutating func locateInPool(_ query: [DescribedKeypoint], R_gravity_camera: Matrix3, camera: any CameraModel,
-                                   in map: KeyframeDatabase, where isIncluded: ((Keyframe) -> Bool)?) -> Relocalization? {
+                               in map: KeyframeDatabase, where isIncluded: ((Keyframe) -> Bool)?) -> Relocalization? {
         guard pooledPointBudget > 0 else { return nil }
         let matches = pooledCorrespondences(query, camera: camera, in: map, where: isIncluded)
         lastAttempt.pooledCorrespondences = matches.count
@@ -53,11 +53,12 @@ extension Relocalizer {
         return out
     }
 
-    /// Query-to-map correspondences over the pooled points (``pool(for:in:where:)``): the nearest map point per query descriptor by Hamming distance, kept when
-    /// it is within the matcher's distance and beats the nearest *other* map point by the
-    /// matcher's ratio; each map point keeps only its best query.
+    /// Query-to-map correspondences over the pooled points (``pool(for:in:where:)``): the nearest
+    /// map point per query descriptor by Hamming distance, kept when it is within the matcher's
+    /// distance and beats the nearest *other* map point by the matcher's ratio; each map point
+    /// keeps only its best query. Each distance is computed once per query.
     func pooledCorrespondences(_ query: [DescribedKeypoint], camera: any CameraModel, in map: KeyframeDatabase,
-                                 where isIncluded: ((Keyframe) -> Bool)?) -> [(correspondence: PnPCorrespondence, keyframeID: Int)] {
+                               where isIncluded: ((Keyframe) -> Bool)?) -> [(correspondence: PnPCorrespondence, keyframeID: Int)] {
         var descriptors: [BinaryDescriptor] = []
         var positions: [Vector3] = []
         var owners: [Int] = []
@@ -71,18 +72,18 @@ extension Relocalizer {
         guard !descriptors.isEmpty else { return [] }
         let r2 = Self.samePointRadius * Self.samePointRadius
         var bestForPoint: [Int: (query: Int, distance: Int)] = [:]
+        var distances = [Int](repeating: 0, count: descriptors.count)  // one query's, reused
         for (qi, q) in query.enumerated() {
             var best = Int.max, bestIndex = -1
             for (ti, t) in descriptors.enumerated() {
                 let d = q.descriptor.distance(to: t)
+                distances[ti] = d
                 if d < best { best = d; bestIndex = ti }
             }
             guard bestIndex >= 0, best <= matcher.maximumDistance else { continue }
             let x = positions[bestIndex]
             var second = Int.max
-            for (ti, t) in descriptors.enumerated() {
-                let d = q.descriptor.distance(to: t)
-                guard d < second else { continue }
+            for (ti, d) in distances.enumerated() where d < second {
                 let dx = positions[ti] - x
                 if dx.dot(dx) > r2 { second = d }
             }
