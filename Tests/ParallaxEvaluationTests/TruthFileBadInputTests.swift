@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ParallaxEvaluation
+import ParallaxMath
 
 /// Truth files that used to score against nothing or print `nan %` (issue 13).
 @Suite struct TruthFileBadInputTests {
@@ -28,6 +29,23 @@ import ParallaxEvaluation
         let url = try write(planes(T: Self.yUp))
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(try PlaneTruthFile.read(contentsOf: url).count == 1)
+    }
+
+    /// `T_scene_world` joins two simulations of one scene (second-session evaluation): it reads back
+    /// as the rigid transform written, translation from the last column.
+    @Test func theSceneTransformReadsBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-scene-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try PlaneTruthFile.sceneTransform(datasetRoot: folder) == nil)  // no truth folder: nothing to relate
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("truth"), withIntermediateDirectories: true)
+        try planes(T: "[[0, -1, 0, 0.5], [1, 0, 0, -2], [0, 0, 1, 0.25], [0, 0, 0, 1]]")
+            .write(to: PlaneTruthFile.url(datasetRoot: folder), atomically: true, encoding: .utf8)
+        let T = try #require(try PlaneTruthFile.sceneTransform(datasetRoot: folder))
+        let p = T * Vector3(1, 0, 0)
+        #expect((p - Vector3(0.5, -1, 0.25)).norm < 1e-12)
+        try planes(T: "[[2, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]")
+            .write(to: PlaneTruthFile.url(datasetRoot: folder), atomically: true, encoding: .utf8)
+        #expect(message { _ = try PlaneTruthFile.sceneTransform(datasetRoot: folder) }?.contains("not orthonormal") == true)
     }
 
     @Test func anEmptyPlaneListIsAnError() throws {

@@ -8,7 +8,7 @@ struct EvaluateCommand: ParsableCommand {
         abstract: "Measure trajectories, plane detection, light estimation and feature tracks against ground truth.",
         subcommands: [
             EvaluateTrajectoryCommand.self, EvaluatePlanesCommand.self, EvaluateLightCommand.self,
-            EvaluateFrontEndCommand.self, EvaluateMapCommand.self,
+            EvaluateFrontEndCommand.self, EvaluateMapCommand.self, EvaluateSecondSessionCommand.self,
         ],
         defaultSubcommand: EvaluateTrajectoryCommand.self)
 }

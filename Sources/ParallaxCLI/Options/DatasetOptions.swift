@@ -131,12 +131,15 @@ struct TimeRangeOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "End time, seconds after the dataset start (after --from).")
     var to: Double?
 
-    func validate() throws {
-        if let from { try NumberChecks.nonNegative(from, "--from", atMost: NumberChecks.maxSeconds, unit: "s") }
+    func validate() throws { try Self.validate(from: from, to: to, names: ("--from", "--to")) }
+
+    /// Checks a start and end in seconds given by the options `names`: finite, in range, in order.
+    static func validate(from: Double?, to: Double?, names: (from: String, to: String)) throws {
+        if let from { try NumberChecks.nonNegative(from, names.from, atMost: NumberChecks.maxSeconds, unit: "s") }
         if let to {
-            try NumberChecks.positive(to, "--to", atMost: NumberChecks.maxSeconds, unit: "s")
+            try NumberChecks.positive(to, names.to, atMost: NumberChecks.maxSeconds, unit: "s")
             if let from, to <= from {
-                throw ValidationError("--to must be after --from, got --from \(NumberChecks.text(from)) --to \(NumberChecks.text(to))")
+                throw ValidationError("\(names.to) must be after \(names.from), got \(names.from) \(NumberChecks.text(from)) \(names.to) \(NumberChecks.text(to))")
             }
         }
     }

@@ -86,6 +86,22 @@ public enum PlaneTruthFile {
         guard error < 1e-3 else { throw fail("rotation block is not orthonormal (RᵀR differs from I by \(error))") }
     }
 
+    /// `T_scene_world` of the dataset folder `root`'s `truth/planes.json`: where the simulator put
+    /// the trajectory's world in the scene. Nil when the file or the field is absent.
+    public static func sceneTransform(datasetRoot root: URL) throws -> RigidTransform? {
+        let url = url(datasetRoot: root)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let file: File
+        do { file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)) } catch {
+            throw SessionError("\(url.path): not a readable planes.json file (\(error))")
+        }
+        guard let rows = file.T_scene_world else { return nil }
+        try checkRigid(rows, file: url.path)
+        let R = Matrix3(rows: Vector3(rows[0][0], rows[0][1], rows[0][2]), Vector3(rows[1][0], rows[1][1], rows[1][2]),
+                        Vector3(rows[2][0], rows[2][1], rows[2][2]))
+        return RigidTransform(rotationMatrix: R, translation: Vector3(rows[0][3], rows[1][3], rows[2][3]))
+    }
+
     /// `truth/planes.json` of the dataset folder `root` (the folder holding `mav0`).
     public static func url(datasetRoot root: URL) -> URL {
         root.appendingPathComponent("truth").appendingPathComponent("planes.json")

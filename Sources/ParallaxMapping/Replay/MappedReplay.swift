@@ -28,6 +28,10 @@ public struct MappedReplay {
         public var keyframe: (id: Int, T_camera_body: RigidTransform)?
         /// The filter's position σ (m), nil without a pose.
         public var positionSigma: Double? = nil
+        /// Body pose in the map world (`T_world_odom · T_odom_body`), nil without a pose.
+        public var T_world_body: RigidTransform? = nil
+        /// True body pose (ground truth's world), when the dataset has one.
+        public var truth_T_world_body: RigidTransform? = nil
     }
 
     /// The dataset.
@@ -66,6 +70,7 @@ public struct MappedReplay {
                 let r = try vio.process(timestamp: f.timestamp, timestampNs: f.timestampNs, image0: image, image1: right)
                 let m = mapper.process(timestamp: f.timestamp, trackingState: r.trackingState, T_odom_camera: r.T_world_camera,
                                        featurePoints: r.featurePoints, image: image, positionSigma: r.positionSigma)
+                let truthPose = truth?.T_world_body(at: r.poseTimestampNs)
                 var keyframe: (id: Int, T_camera_body: RigidTransform)?
                 if m.addedKeyframe, let id = mapper.database.keyframes.last?.id, let T_oc = r.T_world_camera, let T_ob = r.T_world_body {
                     keyframe = (id, T_oc.inverse * T_ob)
@@ -73,10 +78,11 @@ public struct MappedReplay {
                 let state: TrackingState = r.T_world_body != nil && !m.isAligned ? .limited(.relocalizing) : r.trackingState
                 samples.append(Sample(time: t, state: state, output: m,
                                       position_world: r.T_world_body.map { (m.T_world_odom * $0).translation },
-                                      truth_world: truth?.T_world_body(at: r.poseTimestampNs)?.translation,
+                                      truth_world: truthPose?.translation,
                                       trackingMilliseconds: r.timings.frontEnd + r.timings.backEnd,
                                       odometry_world: r.T_world_body?.translation, keyframe: keyframe,
-                                      positionSigma: r.positionSigma))
+                                      positionSigma: r.positionSigma,
+                                      T_world_body: r.T_world_body.map { m.T_world_odom * $0 }, truth_T_world_body: truthPose))
             default: break
             }
         }
