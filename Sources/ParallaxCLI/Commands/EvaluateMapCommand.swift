@@ -33,32 +33,18 @@ struct EvaluateMapCommand: ParsableCommand {
     @Flag(help: "Print the state of every frame around the blackout.")
     var verbose = false
 
-    @Flag(help: "Turn loop closing off (relocalization only).")
-    var noLoopClosure = false
-
-    @Option(parsing: .unconditional,
-            help: "Data seconds from a loop's detection to the frame its pose-graph correction is applied, optimised on the mapping thread meanwhile (0…10; 0: detection and optimisation on the tracking thread at once).")
-    var loopLatency: Double = 1
-
-    @Option(parsing: .unconditional,
-            help: "Shortest data time in seconds between two pose-graph optimisations; loops found sooner wait, their edges kept (0…60).")
-    var loopInterval: Double = 5
+    @OptionGroup var loops: LoopOptions
 
     func validate() throws {
         if let blackout { try NumberChecks.nonNegative(blackout, "--blackout", atMost: NumberChecks.maxSeconds, unit: "s") }
         try NumberChecks.positive(blackoutDuration, "--blackout-duration", atMost: 60, unit: "s")
-        try NumberChecks.nonNegative(loopLatency, "--loop-latency", atMost: 10, unit: "s")
-        try NumberChecks.nonNegative(loopInterval, "--loop-interval", atMost: 60, unit: "s")
     }
 
     func run() throws {
         let data = try input.open(policy: .lenient)
         let mode = try cameras.mode(for: data, named: input.dataset)
         var settings = WorldMapperConfiguration()
-        settings.loopClosure.enabled = !noLoopClosure
-        settings.loopClosure.optimizationLatency = loopLatency
-        if loopLatency == 0 { settings.loopClosure.detectionLatency = 0 }  // all mapping on the tracking thread
-        settings.loopClosure.minimumOptimizationInterval = loopInterval
+        loops.apply(to: &settings.loopClosure)
         settings.loopClosure.trackerMode = mode
         let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel(), configuration: settings)
         let window = blackout.map { $0...($0 + blackoutDuration) }

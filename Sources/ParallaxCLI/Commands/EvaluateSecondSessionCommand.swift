@@ -31,6 +31,7 @@ struct EvaluateSecondSessionCommand: ParsableCommand {
     var sessionDataset: String
 
     @OptionGroup var cameras: CameraOptions
+    @OptionGroup var loops: LoopOptions
 
     @Option(parsing: .unconditional, help: "Session 1 starts this many seconds after MAP_DATASET's start.")
     var mapFrom: Double?
@@ -49,6 +50,9 @@ struct EvaluateSecondSessionCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "Bound for the anchor error that the summary counts against (m).")
     var anchorBound: Double = 0.05
+
+    @Flag(help: "Per start, also print the body error second by second after localizing.")
+    var verbose = false
 
     func validate() throws {
         try TimeRangeOptions.validate(from: mapFrom, to: mapTo, names: ("--map-from", "--map-to"))
@@ -72,10 +76,11 @@ struct EvaluateSecondSessionCommand: ParsableCommand {
 
         var evaluation = SecondSessionEvaluation(mapDataset: mapData, sessionDataset: sessionData, mode: mode)
         evaluation.mapRange = (mapFrom, mapTo)
+        loops.apply(to: &evaluation.configuration.loopClosure)
         let (map, results) = try evaluation.run(starts: start, duration: duration)
         print(String(format: "session 1 (%@, %@): map %d keyframes, %d points; %d anchors; session ATE posyaw %.1f mm",
                      mapDataset, mode.rawValue, map.keyframes, map.points, map.anchors, map.sessionATE * 1000))
-        print(SecondSessionReport(results: results, localizeBound: localizeBound, anchorBound: anchorBound).text)
+        print(SecondSessionReport(results: results, localizeBound: localizeBound, anchorBound: anchorBound, verbose: verbose).text)
     }
 }
 
@@ -84,6 +89,7 @@ struct SecondSessionReport {
     let results: [SecondSessionEvaluation.Start]
     let localizeBound: Double
     let anchorBound: Double
+    var verbose = false
 
     var text: String {
         func mm(_ v: [Double], _ q: Double) -> String { String(format: "%.0f", SampleStatistics.quantile(v, q) * 1000) }
@@ -100,6 +106,15 @@ struct SecondSessionReport {
             line += r.anchorErrors.isEmpty ? "; no anchor in view"
                 : "; anchors (\(r.anchorsSeen) seen, \(r.anchorErrors.count) views) median \(mm(r.anchorErrors, 0.5)) / p90 \(mm(r.anchorErrors, 0.9)) / max \(mm(r.anchorErrors, 1)) mm"
             lines.append(line)
+            if verbose, let last = r.cameraErrorTimes.last {
+                let seconds = (Int(after)...Int(last)).map { second -> String in
+                    let inSecond = zip(r.cameraErrorTimes, r.cameraErrors).filter { Int($0.0) == second }.map(\.1)
+                    return inSecond.isEmpty ? "-" : mm(inSecond, 0.5)
+                }
+                lines.append("  body error (mm, median per second from \(Int(after)) s): " + seconds.joined(separator: " "))
+                lines.append("  loops: \(r.loopsClosed) optimised, \(r.loopsRefused.count) refused")
+                lines += r.loopsRefused.map { "    refused: \($0)" }
+            }
         }
         let within = results.filter { ($0.localizedAfter ?? .infinity) <= localizeBound }.count
         let localized = results.filter { $0.localizedAfter != nil }.count

@@ -33,12 +33,17 @@ public struct SecondSessionEvaluation {
         public var localizedAfter: Double?
         /// Body position errors (m) of the frames after localizing, in the truth via session 1's alignment.
         public var cameraErrors: [Double]
+        /// Seconds after the start of each of ``cameraErrors``.
+        public var cameraErrorTimes: [Double] = []
         /// Anchor errors (m): one per frame and anchor in view after localizing.
         public var anchorErrors: [Double]
         /// Distinct anchors seen.
         public var anchorsSeen: Int
         /// Frames in the session.
         public var frames: Int
+        /// Loop closures optimised and loop candidates refused in the session (after localizing,
+        /// loops against the loaded map keep correcting it), and why each was refused.
+        public var loopsClosed = 0, loopsRefused: [String] = []
     }
 
     /// The map's size and session 1's own accuracy.
@@ -116,9 +121,10 @@ public struct SecondSessionEvaluation {
                 results.append(Start(start: start, localizedAfter: nil, cameraErrors: [], anchorErrors: [], anchorsSeen: 0, frames: two.count))
                 continue
             }
-            var cameraErrors: [Double] = [], anchorErrors: [Double] = [], seen = Set<Int>()
+            var cameraErrors: [Double] = [], times: [Double] = [], anchorErrors: [Double] = [], seen = Set<Int>()
             for s in two where s.time >= localized.time && s.state == .normal && s.output.isAligned {
                 guard let T_world_body = s.T_world_body, let truthBody = s.truth_T_world_body else { continue }
+                times.append(s.time)
                 cameraErrors.append((alignment.apply(T_world_body.translation) - T_session_map.inverse * truthBody.translation).norm)
                 let T_body_world = T_world_body.inverse
                 for (k, anchor) in anchors.enumerated() {
@@ -129,8 +135,9 @@ public struct SecondSessionEvaluation {
                     seen.insert(k)
                 }
             }
-            results.append(Start(start: start, localizedAfter: localized.time, cameraErrors: cameraErrors,
-                                 anchorErrors: anchorErrors, anchorsSeen: seen.count, frames: two.count))
+            results.append(Start(start: start, localizedAfter: localized.time, cameraErrors: cameraErrors, cameraErrorTimes: times,
+                                 anchorErrors: anchorErrors, anchorsSeen: seen.count, frames: two.count,
+                                 loopsClosed: mapper.loopClosures.count, loopsRefused: mapper.rejectedLoops))
         }
         return (summary, results)
     }

@@ -89,6 +89,39 @@ public struct GravityAlignedPnP: Sendable {
                            inliers: b.inliers, rmsError: rms)
     }
 
+    /// One view of a placement over several frames: a camera bearing turned into the odometry
+    /// frame's gravity-aligned axes, the map point it sees, and the camera centre in the odometry frame.
+    public struct OdometryView: Sendable {
+        /// Bearing `R_odom_camera · b` (unnormalised).
+        public var bearing_odom: Vector3
+        /// The map point (world).
+        public var point_world: Vector3
+        /// Camera centre in the odometry frame.
+        public var centre_odom: Vector3
+
+        /// Creates a view.
+        public init(bearing_odom: Vector3, point_world: Vector3, centre_odom: Vector3) {
+            self.bearing_odom = bearing_odom
+            self.point_world = point_world
+            self.centre_odom = centre_odom
+        }
+    }
+
+    /// The 4-DoF `T_world_odom = (R_z(ψ), t)` that best explains map points seen from several
+    /// frames whose poses in the odometry frame are known: a generalized (multi-camera) PnP, the
+    /// point in the odometry frame `R_z(−ψ)(X − t)` seen from the camera centre `c`. Robust
+    /// (Cauchy, `scale` in normalised units), from the initial (`yaw`, `t`).
+    ///
+    /// Why: one image places the odometry frame from one viewpoint, and an error in yaw grows
+    /// with every metre travelled afterwards. Frames a second apart see the map from viewpoints a
+    /// metre apart, joined by the odometry (millimetres over that time), which pins the yaw that
+    /// a single view leaves loose. The frames act as one generalized camera (Pless, "Using many
+    /// cameras as one", CVPR 2003); this refines it by least squares from a single-view start.
+    public static func placeOdometry(_ views: [OdometryView], yaw: Double, t: Vector3, scale: Double) -> (yaw: Double, t: Vector3) {
+        robustRefine(views.map(\.bearing_odom), views.map(\.point_world), yaw: yaw, t: t, scale: scale,
+                     offsets: views.map(\.centre_odom))
+    }
+
     /// Rotation about z by `yaw`.
     static func rz(_ yaw: Double) -> Matrix3 {
         let c = cos(yaw), s = sin(yaw)
@@ -99,8 +132,10 @@ public struct GravityAlignedPnP: Sendable {
     /// seen from (yaw, t): the point in the gravity-aligned camera axes is `R_z(−ψ)(x − t)`.
     /// Measured in the frame where the bearing is nearly the z axis would need the camera rotation;
     /// the angle between the rays (small-angle, ≈ normalised error) is frame-free.
-    static func residual(_ v: Vector3, _ x: Vector3, yaw: Double, t: Vector3) -> Vector2? {
-        let p = rz(-yaw) * (x - t)
+    /// With an `offset`, the bearing starts there instead of at the origin of the axes (a camera
+    /// centre in the odometry frame, for ``placeOdometry(_:yaw:t:scale:)``).
+    static func residual(_ v: Vector3, _ x: Vector3, yaw: Double, t: Vector3, offset: Vector3 = .zero) -> Vector2? {
+        let p = rz(-yaw) * (x - t) - offset
         let n = p.norm
         guard n > 1e-9 else { return nil }
         let a = p / n, b = v.normalized
@@ -149,16 +184,16 @@ public struct GravityAlignedPnP: Sendable {
     /// settles in the same minimum (M-estimators: Hartley & Zisserman, 2nd ed., §A6.8), so the
     /// answer depends on the data, not on the draw.
     static func robustRefine(_ v: [Vector3], _ x: [Vector3], yaw: Double, t: Vector3, scale: Double,
-                             iterations: Int = 10) -> (yaw: Double, t: Vector3) {
+                             iterations: Int = 10, offsets: [Vector3]? = nil) -> (yaw: Double, t: Vector3) {
         var pose = (yaw: yaw, t: t)
         for _ in 0..<iterations {
             var weights: [Double] = []
-            for (b, p) in zip(v, x) {
-                guard let r = residual(b, p, yaw: pose.yaw, t: pose.t) else { weights.append(0); continue }
+            for (i, (b, p)) in zip(v, x).enumerated() {
+                guard let r = residual(b, p, yaw: pose.yaw, t: pose.t, offset: offsets?[i] ?? .zero) else { weights.append(0); continue }
                 let u = r.norm / scale
                 weights.append(1 / (1 + u * u))
             }
-            let next = gaussNewton(v, x, yaw: pose.yaw, t: pose.t, weights: weights, iterations: 1)
+            let next = gaussNewton(v, x, yaw: pose.yaw, t: pose.t, weights: weights, iterations: 1, offsets: offsets)
             let moved = abs(next.yaw - pose.yaw) + (next.t - pose.t).norm
             pose = next
             if moved < 1e-9 { break }
@@ -169,13 +204,13 @@ public struct GravityAlignedPnP: Sendable {
     /// Gauss–Newton on the angular residuals over (ψ, t), numerical Jacobian, a few iterations;
     /// `weights` (one per correspondence, default 1) scale each residual's squared cost.
     static func gaussNewton(_ v: [Vector3], _ x: [Vector3], yaw: Double, t: Vector3, weights: [Double]? = nil,
-                            iterations: Int = 5) -> (yaw: Double, t: Vector3) {
+                            iterations: Int = 5, offsets: [Vector3]? = nil) -> (yaw: Double, t: Vector3) {
         let root = (weights ?? [Double](repeating: 1, count: v.count)).map { $0.squareRoot() }
         var p = [yaw, t.x, t.y, t.z]
         func residuals(_ q: [Double]) -> [Double] {
             var r: [Double] = []
             for (i, (b, pt)) in zip(v, x).enumerated() {
-                let e = residual(b, pt, yaw: q[0], t: Vector3(q[1], q[2], q[3])) ?? .zero
+                let e = residual(b, pt, yaw: q[0], t: Vector3(q[1], q[2], q[3]), offset: offsets?[i] ?? .zero) ?? .zero
                 r.append(root[i] * e.x)
                 r.append(root[i] * e.y)
             }

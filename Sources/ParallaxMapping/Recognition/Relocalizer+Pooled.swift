@@ -32,7 +32,8 @@ extension Relocalizer {
         var support: [Int: Int] = [:]
         for i in solution.inliers { support[matches[i].keyframeID, default: 0] += 1 }
         let ids = support.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key > $1.key }.map(\.key)
-        return Relocalization(T_world_camera: solution.T_world_camera, inlierCount: solution.inliers.count, keyframeIDs: ids)
+        return Relocalization(T_world_camera: solution.T_world_camera, inlierCount: solution.inliers.count, keyframeIDs: ids,
+                              inliers: solution.inliers.map { matches[$0].correspondence })
     }
 
     /// The keyframes whose points are pooled: those `isIncluded` accepts (all when nil), best

@@ -80,7 +80,7 @@ extension Relocalizer {
         if agreeing.count >= search.confirmationMinimum, Double(agreeing.count) >= search.confirmationFraction * Double(consensus) {
             lastAttempt.inliers = agreeing.count
             return Relocalization(T_world_camera: T_world_camera, inlierCount: agreeing.count, keyframeIDs: keyframes(supporting: agreeing),
-                                  confirmsPrediction: true)
+                                  confirmsPrediction: true, inliers: agreeing.map { correspondences[$0] })
         }
         guard let solution = best, consensus >= pnp.minimumInliers else {
             lastAttempt.bestRejectedInliers = consensus
@@ -90,7 +90,8 @@ extension Relocalizer {
         guard correction <= search.maximumCorrection else { return nil }
         lastAttempt.inliers = solution.inliers.count
         return Relocalization(T_world_camera: solution.T_world_camera, inlierCount: solution.inliers.count,
-                              keyframeIDs: keyframes(supporting: solution.inliers))
+                              keyframeIDs: keyframes(supporting: solution.inliers),
+                              inliers: solution.inliers.map { correspondences[$0] })
     }
 
     /// The correspondences (indices) that reproject within `pixels` of their corner from `T_world_camera`.

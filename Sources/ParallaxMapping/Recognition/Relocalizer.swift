@@ -13,13 +13,18 @@ public struct Relocalization: Sendable {
     /// True when the image confirmed a predicted pose (``Relocalizer/locate(_:predicted:camera:in:search:)``)
     /// and ``T_world_camera`` is that prediction, unchanged.
     public var confirmsPrediction = false
+    /// The inlier correspondences (camera bearing, map point): a placement over several frames
+    /// solves them together (``GravityAlignedPnP/placeOdometry(_:yaw:t:scale:)``).
+    public var inliers: [PnPCorrespondence] = []
 
     /// Creates a result.
-    public init(T_world_camera: RigidTransform, inlierCount: Int, keyframeIDs: [Int], confirmsPrediction: Bool = false) {
+    public init(T_world_camera: RigidTransform, inlierCount: Int, keyframeIDs: [Int], confirmsPrediction: Bool = false,
+                inliers: [PnPCorrespondence] = []) {
         self.T_world_camera = T_world_camera
         self.inlierCount = inlierCount
         self.keyframeIDs = keyframeIDs
         self.confirmsPrediction = confirmsPrediction
+        self.inliers = inliers
     }
 }
 
@@ -118,6 +123,6 @@ public struct Relocalizer: Sendable {
         }
         lastAttempt.inliers = solution.inliers.count
         return Relocalization(T_world_camera: solution.T_world_camera, inlierCount: solution.inliers.count,
-                              keyframeIDs: candidates.map(\.id))
+                              keyframeIDs: candidates.map(\.id), inliers: solution.inliers.map { correspondences[$0] })
     }
 }
