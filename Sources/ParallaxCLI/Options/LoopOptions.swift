@@ -8,11 +8,11 @@ struct LoopOptions: ParsableArguments {
 
     @Option(parsing: .unconditional,
             help: "Data seconds from a loop's detection to the frame its pose-graph correction is applied, optimised on the mapping thread meanwhile (0…10; 0: detection and optimisation on the tracking thread at once).")
-    var loopLatency: Double = 1
+    var loopLatency: Double = LoopClosureConfiguration().optimizationLatency
 
     @Option(parsing: .unconditional,
             help: "Shortest data time in seconds between two pose-graph optimisations; loops found sooner wait, their edges kept (0…60).")
-    var loopInterval: Double = 5
+    var loopInterval: Double = LoopClosureConfiguration().minimumOptimizationInterval
 
     func validate() throws {
         try NumberChecks.nonNegative(loopLatency, "--loop-latency", atMost: 10, unit: "s")
