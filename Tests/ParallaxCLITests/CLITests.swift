@@ -113,4 +113,36 @@ struct CLITests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("does-not-exist.json"), "\(missing.stderr)")
     }
+
+    /// A map saved on the snippet and loaded by a second replay from 2 s: both write their
+    /// trajectory in the map's world, so where they overlap (the drone is at rest) the poses agree.
+    @Test("replay --save-map / --load-map write trajectories in the map's world", .enabled(if: snippet != nil, noSnippet))
+    func mapTrajectories() throws {
+        let dataset = try #require(Self.snippet)
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let map = folder.appendingPathComponent("snippet.map").path
+        let one = folder.appendingPathComponent("one.txt").path, two = folder.appendingPathComponent("two.txt").path
+        let first = try CommandRunner.run(["replay", dataset, "--save-map", map, "--anchor-at", "1", "--trajectory", one])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try CommandRunner.run(["replay", dataset, "--from", "2", "--load-map", map, "--trajectory", two])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("localized in the loaded map after"), "\(second.stdout)")
+        func rows(_ path: String) throws -> [String: [Double]] {
+            let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+            return Dictionary(lines.map { line in
+                let f = line.split(separator: " ")
+                return (String(f[0]), f.dropFirst().compactMap { Double($0) })
+            }, uniquingKeysWith: { a, _ in a })
+        }
+        let a = try rows(one), b = try rows(two)
+        #expect(a.count >= 60 && b.count >= 20, "\(a.count) and \(b.count) poses")
+        let shared = b.keys.filter { a[$0] != nil }
+        #expect(shared.count >= 20)
+        for t in shared {
+            guard let p = a[t], let q = b[t], p.count == 7, q.count == 7 else { Issue.record("malformed row at \(t)"); continue }
+            let d = ((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2])).squareRoot()
+            #expect(d < 0.05, "at \(t) the two sessions are \(d) m apart")
+        }
+    }
 }

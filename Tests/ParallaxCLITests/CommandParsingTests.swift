@@ -34,10 +34,11 @@ struct CommandParsingTests {
         #expect(failure.exitCode == Parsing.usageExitCode)
     }
 
-    @Test("replay: a world-map replay refuses the outputs it does not write")
+    @Test("replay: a world-map replay writes its trajectory and refuses the outputs it does not write")
     func replayMapRefusesOtherOutputs() throws {
         #expect(try Parsing.command(["replay", "ds", "--save-map", "m.map"], as: ReplayCommand.self).map.isRequested)
-        for extra in [["--trajectory", "t.txt"], ["--export", "f.jsonl"], ["--planes"]] {
+        #expect(try Parsing.command(["replay", "ds", "--load-map", "m.map", "--trajectory", "t.txt"], as: ReplayCommand.self).trajectory == "t.txt")
+        for extra in [["--export", "f.jsonl"], ["--planes"]] {
             let failure = try #require(Parsing.failure(["replay", "ds", "--load-map", "m.map"] + extra))
             #expect(failure.message.contains(extra[0]) && failure.message.contains("--load-map"), "\(failure.message)")
             #expect(failure.exitCode == Parsing.usageExitCode)

@@ -31,12 +31,11 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "World map")
     var map: MapOptions
 
-    /// A world-map replay writes no trajectory, frame export or AR output: asking for them with it
-    /// is refused rather than silently ignored.
+    /// A world-map replay writes its trajectory (in the map's world) but no frame export or AR
+    /// output: asking for them with it is refused rather than silently ignored.
     func validate() throws {
         guard map.isRequested else { return }
         var ignored: [String] = []
-        if trajectory != nil { ignored.append("--trajectory") }
         if export != nil { ignored.append("--export") }
         if ar.isRequested { ignored.append("--planes/--light/--render") }
         guard ignored.isEmpty else {
@@ -54,7 +53,7 @@ struct ReplayCommand: ParsableCommand {
         var configuration = TrackerConfiguration(mode: mode)
         try calibration.apply(to: &configuration)
         if map.isRequested {
-            try map.run(dataset: input.url, from: range.from, to: range.to, tracker: configuration)
+            try map.run(dataset: input.url, from: range.from, to: range.to, tracker: configuration, trajectory: trajectory)
             return
         }
         if ar.isRequested && ar.poses.poseSource == .tracking, let folder = data as? EuRoCDataset {

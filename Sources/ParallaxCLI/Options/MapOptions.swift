@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParallaxAR
+import ParallaxDatasets
 import ParallaxMapping
 import ParallaxMath
 import ParallaxTracking
@@ -27,8 +28,9 @@ struct MapOptions: ParsableArguments {
         if let anchorAt { try NumberChecks.nonNegative(anchorAt, "--anchor-at", atMost: NumberChecks.maxSeconds, unit: "s") }
     }
 
-    /// Replays `dataset` in an AR session with tracked poses and the map options.
-    func run(dataset: URL, from: Double?, to: Double?, tracker: TrackerConfiguration) throws {
+    /// Replays `dataset` in an AR session with tracked poses and the map options; with
+    /// `trajectory`, writes the body poses of the frames tracked normally in the map's world.
+    func run(dataset: URL, from: Double?, to: Double?, tracker: TrackerConfiguration, trajectory: String? = nil) throws {
         let session = try Session(datasetAt: dataset, replay: ReplayOptions(source: .tracking, startTime: from, stopTime: to,
                                                                             trackerMode: tracker.mode,
                                                                             trackerConfiguration: tracker))
@@ -43,8 +45,10 @@ struct MapOptions: ParsableArguments {
         session.run(configuration)
         var frames = 0, first: Double?, localizedAt: Double?, anchorPlaced = false
         var statuses: [WorldMappingStatus: Int] = [:]
+        var poses = MapTrajectory(T_body_camera: try EuRoCDataset(url: dataset, policy: .lenient).cameras[0].T_body_camera)
         while let frame = try session.nextFrame() {
             frames += 1
+            poses.add(frame, T_A_W: session.worldTransform)
             if first == nil { first = frame.timestamp }
             let t = frame.timestamp - (first ?? frame.timestamp)
             statuses[frame.worldMappingStatus, default: 0] += 1
@@ -70,6 +74,10 @@ struct MapOptions: ParsableArguments {
         for anchor in session.anchors.compactMap({ $0 as? WorldAnchor }) {
             let c = anchor.transform.column(3)
             print(String(format: "anchor %@ at (%.3f, %.3f, %.3f)", anchor.name ?? anchor.identifier.uuidString, c.x, c.y, c.z))
+        }
+        if let trajectory {
+            try TUMTrajectory.write(poses.trajectory, to: URL(fileURLWithPath: trajectory))
+            print("wrote \(trajectory): \(poses.trajectory.count) poses (T_world_body in the map's world, frames tracked normally)")
         }
         if let saveMap {
             let map = try session.getCurrentWorldMap()
@@ -107,5 +115,25 @@ enum MapInfo {
             lines.append(String(format: "anchor %@ at (%.3f, %.3f, %.3f) (AR world)", anchor.name ?? anchor.identifier.uuidString, c.x, c.y, c.z))
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// The body trajectory of a world-map replay in the map's world `W` (z up): the AR session reports
+/// cameras in its AR world `A`, so `T_W_B = T_A_W⁻¹ · T_A_Ccv · T_B_C⁻¹` (cam0's extrinsics from the
+/// dataset's calibration). Frames not tracked normally are left out: while a loaded map's session
+/// relocalizes (`limited(relocalizing)`) its pose is not yet in the map's world.
+struct MapTrajectory {
+    /// cam0's pose in the body frame.
+    let T_body_camera: RigidTransform
+    /// The poses so far.
+    private(set) var trajectory = Trajectory(poses: [], name: "estimate (map world)")
+
+    init(T_body_camera: RigidTransform) { self.T_body_camera = T_body_camera }
+
+    /// Adds `frame` when it is tracked normally and the session has its AR world.
+    mutating func add(_ frame: Frame, T_A_W: RigidTransform?) {
+        guard frame.camera.trackingState == .normal, let T_A_W else { return }
+        let T_W_B = T_A_W.inverse * frame.camera.poseOpenCV * T_body_camera.inverse
+        trajectory.poses.append(TrajectoryPose(time: frame.timestamp, timeNs: frame.timestampNs, T_world_body: T_W_B))
     }
 }
