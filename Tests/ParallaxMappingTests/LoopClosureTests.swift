@@ -12,7 +12,7 @@ struct LoopClosureTests {
     /// 60 s of the simulated rpng_table_03 hand-held walk around a table (mono, 10 Hz,
     /// `Scenes/room.json`): the camera comes back to views it mapped more than 10 s earlier. Loops
     /// must close, the keyframes after the pose graph must have at most half the ATE the odometry
-    /// made them with (1.85 → 0.48 cm, live 0.95 cm; measured 2026-11-26), the live estimate must not be worse than the odometry alone; a match planted 0.5 m and 20°
+    /// made them with (1.85 → 0.51 cm, live 0.94 cm; measured 2026-11-26), the live estimate must not be worse than the odometry alone; a match planted 0.5 m and 20°
     /// off the odometry's prediction must be refused and leave the map untouched.
     @Test("loops close, the ATE halves, a false loop is refused",
           .enabled(if: MappingFixtures.hasTrajectories, "needs ../shared/trajectories"))

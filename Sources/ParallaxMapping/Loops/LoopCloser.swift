@@ -61,6 +61,14 @@ public struct LoopClosureConfiguration: Sendable {
     /// (the segment was placed by relocalization, or accepted as is — then the link is a guess):
     /// it only keeps the graph connected, so loops decide where a segment lies.
     public var segmentLinkSigma = (position: 10.0, yaw: 1.0)
+    /// Loop edges of detections with fewer than ``minimumInliers`` (accepted because the next
+    /// detection confirmed them) take ``loopSigma`` times this: a confirmation shows the match is
+    /// right, not that a PnP on 15–24 points is as precise as one on more. Measured 2026-11-26
+    /// (stop 31), 1 → 2: V1_01 30 s stereo keyframes 11.9 → 8.3 mm (live 1.1 → 0.8 cm; its three
+    /// loops were all weak, the first moved the live pose 1.8 cm while the odometry was within
+    /// 7 mm), V1_02 84 s mono live 1.6 → 1.4 cm, MH_01 180 s mono keyframes 13.0 → 12.6 mm; MH_01
+    /// 30 s mono keyframes 6.6 → 7.4 mm and rpng_table_03 60 s 4.8 → 5.1 mm (live unchanged).
+    public var weakLoopSigmaScale = 2.0
     /// Huber threshold (whitened) on loop edges.
     public var loopHuber = 3.0
     /// Data seconds between a loop's detection and the frame its correction is applied at; the
@@ -238,7 +246,7 @@ struct LoopCloser {
     /// far the edge disagrees with the map's current poses (nil when `latest` is unknown).
     @discardableResult
     mutating func addLoop(old: Keyframe, latest: Keyframe, T_world_camera pnp: RigidTransform,
-                          T_odom_camera current: RigidTransform) -> YawPose? {
+                          T_odom_camera current: RigidTransform, weak: Bool = false) -> YawPose? {
         guard let record = records[latest.id] else { return nil }
         let T_world_latest = pnp * current.inverse * record.T_odom_camera
         let measurement = Self.yawPose(old.T_world_camera).relative(to: Self.yawPose(T_world_latest))
@@ -248,8 +256,9 @@ struct LoopCloser {
               let oldest = loopEdges.firstIndex(where: { $0.to == latest.id }) {
             loopEdges.remove(at: oldest)
         }
-        loopEdges.append(PoseGraphEdge(from: old.id, to: latest.id, measurement: measurement, positionSigma: configuration.loopSigma.position,
-                                       yawSigma: configuration.loopSigma.yaw, huber: configuration.loopHuber))
+        let scale = weak ? configuration.weakLoopSigmaScale : 1
+        loopEdges.append(PoseGraphEdge(from: old.id, to: latest.id, measurement: measurement, positionSigma: scale * configuration.loopSigma.position,
+                                       yawSigma: scale * configuration.loopSigma.yaw, huber: configuration.loopHuber))
         let now = Self.yawPose(old.T_world_camera).relative(to: Self.yawPose(latest.T_world_camera))
         return YawPose(yaw: wrapAngle(measurement.yaw - now.yaw), position: measurement.position - now.position)
     }

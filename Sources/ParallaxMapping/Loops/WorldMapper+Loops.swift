@@ -75,10 +75,12 @@ extension WorldMapper {
             loops.lastDetection?.edgeAdded = true
             confirmedLoops += 1
             if !earlier.edgeAdded {
-                loops.addLoop(old: earlier.old, latest: earlier.latest, T_world_camera: earlier.T_world_camera, T_odom_camera: earlier.T_odom_camera)
+                loops.addLoop(old: earlier.old, latest: earlier.latest, T_world_camera: earlier.T_world_camera, T_odom_camera: earlier.T_odom_camera,
+                              weak: true)
             }
         }
-        let disagreement = loops.addLoop(old: oldKeyframe, latest: latest, T_world_camera: r.T_world_camera, T_odom_camera: T_oc)
+        let disagreement = loops.addLoop(old: oldKeyframe, latest: latest, T_world_camera: r.T_world_camera, T_odom_camera: T_oc,
+                                         weak: r.inlierCount < loops.configuration.minimumInliers)
         if let disagreement, loops.isConsistent(disagreement) {
             consistentLoops += 1
             return nil
