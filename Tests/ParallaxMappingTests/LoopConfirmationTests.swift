@@ -49,4 +49,21 @@ struct LoopConfirmationTests {
                                   oldKeyframe: 0, segment: 0)
         #expect(tooFew?.contains("inliers 14 < 15") == true)
     }
+
+    @Test("a loop accepted on a confirmation enters the graph with the wider weak-loop σ")
+    func weakEdgeSigma() {
+        let configuration = LoopClosureConfiguration()
+        var closer = LoopCloser(configuration: configuration)
+        let old = Keyframe(id: 0, timestamp: 0, T_world_camera: .identity, points: [])
+        let latest = Keyframe(id: 1, timestamp: 12, T_world_camera: RigidTransform(rotationMatrix: .identity, translation: Vector3(1, 0, 0)), points: [])
+        closer.keyframeAdded(id: 0, segment: 0, T_odom_camera: old.T_world_camera, timestamp: 0)
+        closer.keyframeAdded(id: 1, segment: 0, T_odom_camera: latest.T_world_camera, timestamp: 12)
+        closer.addLoop(old: old, latest: latest, T_world_camera: latest.T_world_camera, T_odom_camera: latest.T_world_camera)
+        #expect(closer.loopEdges.last?.positionSigma == configuration.loopSigma.position)
+        closer.addLoop(old: old, latest: latest, T_world_camera: latest.T_world_camera, T_odom_camera: latest.T_world_camera, weak: true)
+        #expect(closer.loopEdges.count == 1)  // one edge per keyframe pair: the weak one replaced the strong one
+        #expect(closer.loopEdges.last?.positionSigma == configuration.weakLoopSigmaScale * configuration.loopSigma.position)
+        #expect(closer.loopEdges.last?.yawSigma == configuration.weakLoopSigmaScale * configuration.loopSigma.yaw)
+        #expect(configuration.weakLoopSigmaScale > 1)
+    }
 }
