@@ -72,7 +72,8 @@ struct EvaluateSecondSessionCommand: ParsableCommand {
         let mode = try cameras.mode(for: mapData, named: mapDataset)
         if mode == .stereo && !sessionData.isStereo { throw CLIError("\(sessionDataset) has one camera; pass --mono") }
         if let mapFrom { try DatasetLength.check(mapFrom, option: "--map-from", within: mapData, named: mapDataset) }
-        for s in start { try DatasetLength.check(s, option: "--start", within: sessionData, named: sessionDataset) }
+        let length = try DatasetLength.seconds(of: sessionData)  // read once, not once per start
+        for s in start { try DatasetLength.check(s, option: "--start", length: length, named: sessionDataset) }
 
         var evaluation = SecondSessionEvaluation(mapDataset: mapData, sessionDataset: sessionData, mode: mode)
         evaluation.mapRange = (mapFrom, mapTo)

@@ -181,7 +181,11 @@ enum DatasetLength {
 
     /// Throws when `seconds`, the value of `option`, lies past the last cam0 frame of `data`.
     static func check(_ seconds: Double, option: String, within data: any SensorSource, named name: String) throws {
-        let length = try Self.seconds(of: data)
+        try check(seconds, option: option, length: Self.seconds(of: data), named: name)
+    }
+
+    /// The same check against a length already read (several values against one dataset).
+    static func check(_ seconds: Double, option: String, length: Double, named name: String) throws {
         guard seconds <= length else {
             throw CLIError("\(option) \(NumberChecks.text(seconds)) s is past the end of \(name) "
                            + "(\(String(format: "%.2f", length)) s long)")

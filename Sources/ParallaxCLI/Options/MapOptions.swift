@@ -45,7 +45,9 @@ struct MapOptions: ParsableArguments {
         session.run(configuration)
         var frames = 0, first: Double?, localizedAt: Double?, anchorPlaced = false
         var statuses: [WorldMappingStatus: Int] = [:]
-        var poses = MapTrajectory(T_body_camera: try EuRoCDataset(url: dataset, policy: .lenient).cameras[0].T_body_camera)
+        // The calibration the session itself poses its camera with.
+        guard let camera = session.cameraCalibration else { throw CLIError("\(dataset.path) has no camera") }
+        var poses = MapTrajectory(T_body_camera: camera.T_body_camera)
         while let frame = try session.nextFrame() {
             frames += 1
             poses.add(frame, T_A_W: session.worldTransform)

@@ -41,14 +41,7 @@ public enum PlaneTruthFile {
 
     /// Reads `url`; errors name the file and the offending plane.
     public static func read(contentsOf url: URL) throws -> [TruthPlane] {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw SessionError("\(url.path): cannot read (\(FileReadability.describe(error, reading: url)))")
-        }
-        let file: File
-        do { file = try JSONDecoder().decode(File.self, from: data) } catch {
-            throw SessionError("\(url.path): not a planes.json file (\(error))")
-        }
+        let file = try decode(url)
         // An empty list would score every detected plane as a false positive and pass with 0 %.
         guard !file.planes.isEmpty else { throw SessionError("\(url.path): field planes is empty; there is no truth to score against") }
         if let T = file.T_scene_world { try checkRigid(T, file: url.path) }
@@ -68,10 +61,23 @@ public enum PlaneTruthFile {
         }
     }
 
-    /// Throws unless `rows` is a 4×4 rigid transform: finite, last row `0 0 0 1`, a rotation block
-    /// with orthonormal columns and determinant +1 (a singular or mirroring matrix means the file
-    /// was written wrongly, and its planes cannot be in the frame it claims).
-    static func checkRigid(_ rows: [[Double]], file: String) throws {
+    /// The file's fields, with errors naming the file.
+    private static func decode(_ url: URL) throws -> File {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw SessionError("\(url.path): cannot read (\(FileReadability.describe(error, reading: url)))")
+        }
+        do { return try JSONDecoder().decode(File.self, from: data) } catch {
+            throw SessionError("\(url.path): not a planes.json file (\(error))")
+        }
+    }
+
+    /// `rows` as a rigid transform; throws unless it is a 4×4 rigid transform: finite, last row
+    /// `0 0 0 1`, a rotation block with orthonormal columns and determinant +1 (a singular or
+    /// mirroring matrix means the file was written wrongly, and its planes cannot be in the frame
+    /// it claims).
+    @discardableResult
+    static func checkRigid(_ rows: [[Double]], file: String) throws -> RigidTransform {
         func fail(_ why: String) -> SessionError { SessionError("\(file): field T_scene_world \(why)") }
         guard rows.count == 4, rows.allSatisfy({ $0.count == 4 && $0.allSatisfy(\.isFinite) }) else {
             throw fail("must be 4 rows of 4 finite numbers")
@@ -84,22 +90,15 @@ public enum PlaneTruthFile {
         guard det > 0 else { throw fail("mirrors space (its rotation block has determinant \(det)); it must be a rotation") }
         let error = zip((R.transpose * R).rowMajor, Matrix3.identity.rowMajor).map { abs($0 - $1) }.max() ?? 0
         guard error < 1e-3 else { throw fail("rotation block is not orthonormal (RᵀR differs from I by \(error))") }
+        return RigidTransform(rotationMatrix: R, translation: Vector3(rows[0][3], rows[1][3], rows[2][3]))
     }
 
     /// `T_scene_world` of the dataset folder `root`'s `truth/planes.json`: where the simulator put
     /// the trajectory's world in the scene. Nil when the file or the field is absent.
     public static func sceneTransform(datasetRoot root: URL) throws -> RigidTransform? {
         let url = url(datasetRoot: root)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let file: File
-        do { file = try JSONDecoder().decode(File.self, from: Data(contentsOf: url)) } catch {
-            throw SessionError("\(url.path): not a readable planes.json file (\(error))")
-        }
-        guard let rows = file.T_scene_world else { return nil }
-        try checkRigid(rows, file: url.path)
-        let R = Matrix3(rows: Vector3(rows[0][0], rows[0][1], rows[0][2]), Vector3(rows[1][0], rows[1][1], rows[1][2]),
-                        Vector3(rows[2][0], rows[2][1], rows[2][2]))
-        return RigidTransform(rotationMatrix: R, translation: Vector3(rows[0][3], rows[1][3], rows[2][3]))
+        guard FileManager.default.fileExists(atPath: url.path), let rows = try decode(url).T_scene_world else { return nil }
+        return try checkRigid(rows, file: url.path)
     }
 
     /// `truth/planes.json` of the dataset folder `root` (the folder holding `mav0`).

@@ -112,7 +112,7 @@ public struct SecondSessionEvaluation {
         let summary = MapSummary(keyframes: loaded.keyframes.keyframes.count, points: loaded.keyframes.pointCount,
                                  anchors: anchors.count, sessionATE: sessionATE)
 
-        let T_camera_body = T_body_camera.inverse
+        let T_camera_body = T_body_camera.inverse, T_map_session = T_session_map.inverse
         var results: [Start] = []
         for start in starts {
             let mapper = WorldMapper(camera: camera, database: loaded.keyframes, configuration: settings)
@@ -125,7 +125,7 @@ public struct SecondSessionEvaluation {
             for s in two where s.time >= localized.time && s.state == .normal && s.output.isAligned {
                 guard let T_world_body = s.T_world_body, let truthBody = s.truth_T_world_body else { continue }
                 times.append(s.time)
-                cameraErrors.append((alignment.apply(T_world_body.translation) - T_session_map.inverse * truthBody.translation).norm)
+                cameraErrors.append((alignment.apply(T_world_body.translation) - T_map_session * truthBody.translation).norm)
                 let T_body_world = T_world_body.inverse
                 for (k, anchor) in anchors.enumerated() {
                     let inBody = T_body_world * anchor.map
