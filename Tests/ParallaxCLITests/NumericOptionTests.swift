@@ -63,6 +63,7 @@ struct NumericOptionTests {
         Rejection(arguments: ["evaluate", "second-session", "a", "b", "--duration", "0"], expected: "--duration must be positive, got 0"),
         Rejection(arguments: ["evaluate", "second-session", "a", "b", "--start", "nan"], expected: "--start must be a finite number, got nan"),
         Rejection(arguments: ["evaluate", "second-session", "a", "b", "--map-from", "5", "--map-to", "2"], expected: "--map-to must be after --map-from"),
+        Rejection(arguments: ["evaluate", "map", "ds", "--loop-tilt-sigma", "-0.5"], expected: "--loop-tilt-sigma must be ≥ 0, got -0.5"),
         Rejection(arguments: ["bench", "render", "--triangles", "-1"], expected: "--triangles must be between 8 and 20000000, got -1"),
         Rejection(arguments: ["bench", "frontend", "ds", "--repetitions", "0"], expected: "--repetitions must be between 1 and 1000, got 0"),
         Rejection(arguments: ["bench", "simulate", "--frames", "0"], expected: "--frames must be between 1 and 100000, got 0"),

@@ -121,6 +121,7 @@ struct MapReport {
                                     e.iterations, e.costBefore, e.costAfter))
             }
             for reason in mapper.rejectedLoops { lines.append("  refused: \(reason)") }
+            lines.append(contentsOf: edgeErrorLines())
         }
         if let last = samples.last?.time, last >= 120 {  // map growth: does a revisit add keyframes?
             let perMinute = (0...Int(last / 60)).map { m in samples.filter { $0.output.addedKeyframe && Int($0.time / 60) == m }.count }
@@ -139,5 +140,39 @@ struct MapReport {
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Median and 90th percentile of the graph's edge errors against the truth (verbose only).
+    private func edgeErrorLines() -> [String] {
+        let e = PoseGraphEdgeErrors(samples: samples, mapper: mapper)
+        func q(_ v: [Double], _ p: Double) -> Double {
+            let s = v.sorted()
+            return s.isEmpty ? .nan : s[min(s.count - 1, Int(p * Double(s.count)))]
+        }
+        var lines: [String] = []
+        if !e.loops.isEmpty {
+            lines.append(String(format: "  loop edges vs truth (%d): position %.1f/%.1f mm, yaw %.2f/%.2f°, whitened %.2f/%.2f (χ₄: 1.83/2.79) (median/p90)",
+                                e.loops.count, q(e.loops.map(\.position), 0.5) * 1000, q(e.loops.map(\.position), 0.9) * 1000,
+                                q(e.loops.map(\.yaw), 0.5) * 180 / .pi, q(e.loops.map(\.yaw), 0.9) * 180 / .pi,
+                                q(e.loops.map(\.whitened), 0.5), q(e.loops.map(\.whitened), 0.9)))
+            lines.append(String(format: "  loop edges along the optical axis: mean %.1f mm, |.| %.1f/%.1f mm; across %.1f/%.1f mm; vertical mean %.1f, |.| %.1f/%.1f mm",
+                                e.loops.map(\.alongAxis).reduce(0, +) / Double(e.loops.count) * 1000,
+                                q(e.loops.map { abs($0.alongAxis) }, 0.5) * 1000, q(e.loops.map { abs($0.alongAxis) }, 0.9) * 1000,
+                                q(e.loops.map(\.acrossAxis), 0.5) * 1000, q(e.loops.map(\.acrossAxis), 0.9) * 1000,
+                                e.loops.map(\.vertical).reduce(0, +) / Double(e.loops.count) * 1000,
+                                q(e.loops.map { abs($0.vertical) }, 0.5) * 1000, q(e.loops.map { abs($0.vertical) }, 0.9) * 1000))
+        }
+        if !e.tilt.isEmpty {
+            lines.append(String(format: "  odometry tilt error at keyframes: %.2f/%.2f°, max %.2f°", q(e.tilt, 0.5) * 180 / .pi,
+                                q(e.tilt, 0.9) * 180 / .pi, (e.tilt.max() ?? 0) * 180 / .pi))
+        }
+        if !e.odometry.isEmpty {
+            let length = e.odometry.map(\.length)
+            lines.append(String(format: "  odometry edges vs truth (%d, length %.0f/%.0f mm): position %.2f/%.2f mm, yaw %.3f/%.3f° (median/p90)",
+                                e.odometry.count, q(length, 0.5) * 1000, q(length, 0.9) * 1000,
+                                q(e.odometry.map(\.error), 0.5) * 1000, q(e.odometry.map(\.error), 0.9) * 1000,
+                                q(e.odometry.map(\.yawError), 0.5) * 180 / .pi, q(e.odometry.map(\.yawError), 0.9) * 180 / .pi))
+        }
+        return lines
     }
 }

@@ -138,6 +138,9 @@ public final class WorldMapper {
     public internal(set) var rejectedLoops: [String] = []
 
     var loops: LoopCloser
+    /// The loop edges of the pose graph so far (`from`/`to` are keyframe ids): each old keyframe's
+    /// view of a later one as its PnP measured it, with the σ it entered the graph with.
+    public var loopEdges: [PoseGraphEdge] { loops.loopEdges }
     /// A loop closure whose pose graph is being optimised in the background.
     var pendingLoop: PendingLoopClosure?
     /// A loop detection attempt running in the background.

@@ -14,6 +14,21 @@ public struct LoopClosureConfiguration: Sendable {
     /// Data seconds from a detection attempt's frame to the frame its answer is collected at; the
     /// search runs on the mapping thread meanwhile. 0: on the tracking thread at once.
     public var detectionLatency = 0.5
+    /// Prior σ (rad) on the camera's tilt when a loop's PnP is refined with roll and pitch free
+    /// (``TiltFreePnP``): the tracker's tilt when the old points were made and now differ by
+    /// tenths of a degree, which a tilt held fixed turns into a sideways error of tilt × depth.
+    /// Nil (the default): the gravity-aligned PnP's pose as it is. Measured 2026-11-26 (stop 32)
+    /// at 0.3° (`parallax evaluate map --loop-tilt-sigma 0.3`), pose-graph keyframes / live:
+    /// TUM-VI room3 9.6 → 6.7 mm / 1.2 → 1.0 cm (its loops 23.5 → 13 mm off the truth), room2
+    /// 7.0 → 5.9 mm / 1.1 → 1.2 cm, V1_02 stereo 6.5 → 6.1 mm, the room3 phone profile 12.6 →
+    /// 11.4 mm; but live MH_01 180 s stereo 2.1 → 2.3 cm, mono 2.3 → 2.4, rpng_table_03 0.9 →
+    /// 1.0: where the points are far or the tilt is already right, a free tilt adds the tilt–shift
+    /// ambiguity's noise to every loop. An F-test on the two extra unknowns
+    /// (``tiltSignificance``) did not tell the cases apart, so it stays off.
+    public var tiltSigma: Double? = nil
+    /// The F statistic the freed tilt must reach to be kept (see ``TiltFreePnP``); 0 keeps every
+    /// refinement (at 5 with σ 1°: room3 7.1 mm, MH_01 180 s stereo live still 2.3 cm).
+    public var tiltSignificance = 0.0
     /// Fewest PnP inliers for a loop accepted on one detection (the relocalizer needs 15; a loop
     /// moves the whole map).
     public var minimumInliers = 25

@@ -48,8 +48,14 @@ extension WorldMapper {
     /// no keyframe yet to attach the loop to.
     /// `predicted` and `snapshot` are the map's prediction of the camera and the keyframes as they
     /// were when the image was searched (defaults: as they are now).
-    func closeLoop(_ r: Relocalization, timestamp: Double, T_odom_camera T_oc: RigidTransform, predicted: RigidTransform? = nil,
+    func closeLoop(_ found: Relocalization, timestamp: Double, T_odom_camera T_oc: RigidTransform, predicted: RigidTransform? = nil,
                    in snapshot: KeyframeDatabase? = nil) -> LoopClosureEvent? {
+        var r = found
+        if let sigma = loops.configuration.tiltSigma, !r.inliers.isEmpty,
+           let refined = TiltFreePnP.refine(r.inliers, T_world_camera: r.T_world_camera, tiltSigma: sigma,
+                                             significance: loops.configuration.tiltSignificance) {
+            r.T_world_camera = refined
+        }
         let keyframes = (snapshot ?? database).keyframes
         guard let oldID = r.keyframeIDs.first, let oldKeyframe = keyframes.first(where: { $0.id == oldID }) else { return nil }
         let prediction = predicted ?? T_world_odom * T_oc

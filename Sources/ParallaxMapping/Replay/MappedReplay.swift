@@ -32,6 +32,12 @@ public struct MappedReplay {
         public var T_world_body: RigidTransform? = nil
         /// True body pose (ground truth's world), when the dataset has one.
         public var truth_T_world_body: RigidTransform? = nil
+        /// Body pose in the tracker's own odometry frame, nil without a pose.
+        public var T_odom_body: RigidTransform? = nil
+        /// cam0 pose in the odometry frame at a keyframe (nil otherwise or without a pose).
+        public var odometryCamera: RigidTransform? {
+            keyframe.flatMap { k in T_odom_body.map { $0 * k.T_camera_body.inverse } }
+        }
     }
 
     /// The dataset.
@@ -82,7 +88,7 @@ public struct MappedReplay {
                                       trackingMilliseconds: r.timings.frontEnd + r.timings.backEnd,
                                       odometry_world: r.T_world_body?.translation, keyframe: keyframe,
                                       positionSigma: r.positionSigma,
-                                      T_world_body: r.T_world_body.map { m.T_world_odom * $0 }, truth_T_world_body: truthPose))
+                                      T_world_body: r.T_world_body.map { m.T_world_odom * $0 }, truth_T_world_body: truthPose, T_odom_body: r.T_world_body))
             default: break
             }
         }
