@@ -18,6 +18,16 @@ import Testing
         #expect(abs(mid.rotation.angle - 0.1) < 1e-12)
     }
 
+    @Test func interpolatesTheAccelerometerBias() throws {
+        var a = Self.state(1_000_000_000, x: 0, yaw: 0), b = Self.state(2_000_000_000, x: 1, yaw: 0)
+        a.accelerometerBias = Vector3(0.03, -0.02, 0.04)
+        b.accelerometerBias = Vector3(0.05, -0.04, 0.04)
+        let biased = try #require(GroundTruthPoses(states: [a, b]))
+        let mid = try #require(biased.accelerometerBias(at: 1_250_000_000))
+        #expect((mid - Vector3(0.035, -0.025, 0.04)).norm < 1e-12)
+        #expect(biased.accelerometerBias(at: 2_000_000_001) == nil)
+    }
+
     @Test func answersNilOutsideTheSpanByDefault() {
         #expect(truth.T_world_body(at: 999_999_999) == nil)
         #expect(truth.T_world_body(at: 2_000_000_001) == nil)

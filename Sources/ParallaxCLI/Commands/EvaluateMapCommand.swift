@@ -166,6 +166,15 @@ struct MapReport {
             lines.append(String(format: "  odometry tilt error at keyframes: %.2f/%.2f°, max %.2f°", q(e.tilt, 0.5) * 180 / .pi,
                                 q(e.tilt, 0.9) * 180 / .pi, (e.tilt.max() ?? 0) * 180 / .pi))
         }
+        // The filter's accelerometer bias against the truth: a horizontal bias error reads as a
+        // tilt error of about error / g, which a gravity-aligned loop PnP turns into tilt × depth.
+        let bias = samples.compactMap { s in s.accelerometerBias.flatMap { b in s.truthAccelerometerBias.map { (s.time, b - $0) } } }
+        if !bias.isEmpty {
+            let byFive = stride(from: 0.0, through: bias.last?.0 ?? 0, by: 5).compactMap { t in bias.first { $0.0 >= t } }
+            lines.append(String(format: "  accelerometer bias error (estimate − truth, IMU axes): |e| %.3f/%.3f m/s² (median/p90); every 5 s: ",
+                                q(bias.map(\.1.norm), 0.5), q(bias.map(\.1.norm), 0.9))
+                         + byFive.map { String(format: "%.0f s (%+.3f %+.3f %+.3f)", $0.0, $0.1.x, $0.1.y, $0.1.z) }.joined(separator: ", "))
+        }
         if !e.odometry.isEmpty {
             let length = e.odometry.map(\.length)
             lines.append(String(format: "  odometry edges vs truth (%d, length %.0f/%.0f mm): position %.2f/%.2f mm, yaw %.3f/%.3f° (median/p90)",

@@ -45,4 +45,21 @@ public struct GroundTruthPoses: Sendable {
         let q = a.orientation.normalized.slerp(to: b.orientation.normalized, t: t)
         return RigidTransform(rotation: q, translation: a.position + (b.position - a.position) * t)
     }
+
+    /// The accelerometer bias (m/s², IMU axes) at `timestampNs`, linear between the two states
+    /// around it; nil outside the ground truth's span. Simulated sets carry the true bias; real
+    /// recordings carry their motion-capture pipeline's estimate.
+    public func accelerometerBias(at timestampNs: Int64) -> Vector3? {
+        guard let first = states.first, let last = states.last,
+              timestampNs >= first.timestampNs, timestampNs <= last.timestampNs else { return nil }
+        var lo = 0, hi = states.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if states[mid].timestampNs <= timestampNs { lo = mid } else { hi = mid }
+        }
+        let a = states[lo], b = states[hi]
+        let span = Double(b.timestampNs - a.timestampNs)
+        let t = span > 0 ? Double(timestampNs - a.timestampNs) / span : 0
+        return a.accelerometerBias + (b.accelerometerBias - a.accelerometerBias) * t
+    }
 }

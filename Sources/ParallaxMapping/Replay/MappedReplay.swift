@@ -34,6 +34,10 @@ public struct MappedReplay {
         public var truth_T_world_body: RigidTransform? = nil
         /// Body pose in the tracker's own odometry frame, nil without a pose.
         public var T_odom_body: RigidTransform? = nil
+        /// The filter's accelerometer bias (m/s², IMU axes), nil without a pose.
+        public var accelerometerBias: Vector3? = nil
+        /// The ground truth's accelerometer bias at the pose's time, when the dataset has one.
+        public var truthAccelerometerBias: Vector3? = nil
         /// cam0 pose in the odometry frame at a keyframe (nil otherwise or without a pose).
         public var odometryCamera: RigidTransform? {
             keyframe.flatMap { k in T_odom_body.map { $0 * k.T_camera_body.inverse } }
@@ -88,7 +92,9 @@ public struct MappedReplay {
                                       trackingMilliseconds: r.timings.frontEnd + r.timings.backEnd,
                                       odometry_world: r.T_world_body?.translation, keyframe: keyframe,
                                       positionSigma: r.positionSigma,
-                                      T_world_body: r.T_world_body.map { m.T_world_odom * $0 }, truth_T_world_body: truthPose, T_odom_body: r.T_world_body))
+                                      T_world_body: r.T_world_body.map { m.T_world_odom * $0 }, truth_T_world_body: truthPose, T_odom_body: r.T_world_body,
+                                      accelerometerBias: r.T_world_body != nil ? r.biasAccel : nil,
+                                      truthAccelerometerBias: truth?.accelerometerBias(at: r.poseTimestampNs)))
             default: break
             }
         }
