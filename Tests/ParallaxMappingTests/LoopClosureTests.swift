@@ -44,7 +44,7 @@ struct LoopClosureTests {
         // The edges against the truth (`evaluate map --verbose`; measured 2026-11-26: loops 6.0 mm
         // and 0.07° off at the median, odometry edges 2.0 mm over 12 cm, the tracker's tilt 0.06°).
         let edges = PoseGraphEdgeErrors(samples: samples, mapper: mapper)
-        func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+        let median = SampleStatistics.upperMedian
         #expect(edges.loops.count >= mapper.loopClosures.count)
         #expect(!edges.odometry.isEmpty && !edges.tilt.isEmpty)
         if !edges.loops.isEmpty, !edges.odometry.isEmpty, !edges.tilt.isEmpty {

@@ -145,10 +145,7 @@ struct MapReport {
     /// Median and 90th percentile of the graph's edge errors against the truth (verbose only).
     private func edgeErrorLines() -> [String] {
         let e = PoseGraphEdgeErrors(samples: samples, mapper: mapper)
-        func q(_ v: [Double], _ p: Double) -> Double {
-            let s = v.sorted()
-            return s.isEmpty ? .nan : s[min(s.count - 1, Int(p * Double(s.count)))]
-        }
+        let q = SampleStatistics.quantile
         var lines: [String] = []
         if !e.loops.isEmpty {
             lines.append(String(format: "  loop edges vs truth (%d): position %.1f/%.1f mm, yaw %.2f/%.2f°, whitened %.2f/%.2f (χ₄: 1.83/2.79) (median/p90)",

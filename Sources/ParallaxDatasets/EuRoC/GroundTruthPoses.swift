@@ -33,15 +33,7 @@ public struct GroundTruthPoses: Sendable {
                 return timestampNs - last.timestampNs <= hold ? last.T_world_body : nil
             }
         }
-        guard timestampNs >= first.timestampNs, timestampNs <= last.timestampNs else { return nil }
-        var lo = 0, hi = states.count - 1
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if states[mid].timestampNs <= timestampNs { lo = mid } else { hi = mid }
-        }
-        let a = states[lo], b = states[hi]
-        let span = Double(b.timestampNs - a.timestampNs)
-        let t = span > 0 ? Double(timestampNs - a.timestampNs) / span : 0
+        guard let (a, b, t) = bracket(timestampNs) else { return nil }
         let q = a.orientation.normalized.slerp(to: b.orientation.normalized, t: t)
         return RigidTransform(rotation: q, translation: a.position + (b.position - a.position) * t)
     }
@@ -50,6 +42,13 @@ public struct GroundTruthPoses: Sendable {
     /// around it; nil outside the ground truth's span. Simulated sets carry the true bias; real
     /// recordings carry their motion-capture pipeline's estimate.
     public func accelerometerBias(at timestampNs: Int64) -> Vector3? {
+        guard let (a, b, t) = bracket(timestampNs) else { return nil }
+        return a.accelerometerBias + (b.accelerometerBias - a.accelerometerBias) * t
+    }
+
+    /// The two states around `timestampNs` and the fraction of the way from the first to the
+    /// second (binary search); nil outside the span.
+    private func bracket(_ timestampNs: Int64) -> (GroundTruthState, GroundTruthState, Double)? {
         guard let first = states.first, let last = states.last,
               timestampNs >= first.timestampNs, timestampNs <= last.timestampNs else { return nil }
         var lo = 0, hi = states.count - 1
@@ -59,7 +58,6 @@ public struct GroundTruthPoses: Sendable {
         }
         let a = states[lo], b = states[hi]
         let span = Double(b.timestampNs - a.timestampNs)
-        let t = span > 0 ? Double(timestampNs - a.timestampNs) / span : 0
-        return a.accelerometerBias + (b.accelerometerBias - a.accelerometerBias) * t
+        return (a, b, span > 0 ? Double(timestampNs - a.timestampNs) / span : 0)
     }
 }

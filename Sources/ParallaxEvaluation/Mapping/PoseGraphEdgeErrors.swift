@@ -37,7 +37,7 @@ public struct PoseGraphEdgeErrors: Sendable {
             guard let k = s.keyframe else { continue }
             if let T = s.truth_T_world_body {
                 let c = T * k.T_camera_body.inverse
-                truth[k.id] = Self.yawPose(c)
+                truth[k.id] = YawPose(c)
                 axis[k.id] = c.rotate(Vector3(0, 0, 1))
                 if let e = s.odometryCamera {  // world up seen from the estimated and the true camera
                     let up = Vector3(0, 0, 1)
@@ -45,7 +45,7 @@ public struct PoseGraphEdgeErrors: Sendable {
                     tilt.append(acos(min(1, max(-1, cosine))))
                 }
             }
-            if let p = s.odometryCamera { odometry.append((k.id, Self.yawPose(p))) }
+            if let p = s.odometryCamera { odometry.append((k.id, YawPose(p))) }
         }
         for e in mapper.loopEdges {
             guard let a = truth[e.from], let b = truth[e.to] else { continue }
@@ -69,11 +69,6 @@ public struct PoseGraphEdgeErrors: Sendable {
             let t = ta.relative(to: tb), m = a.pose.relative(to: b.pose)
             self.odometry.append(((t.position - m.position).norm, abs(Self.wrap(t.yaw - m.yaw)), t.position.norm))
         }
-    }
-
-    static func yawPose(_ T: RigidTransform) -> YawPose {
-        let x = T.rotate(Vector3(1, 0, 0))
-        return YawPose(yaw: atan2(x.y, x.x), position: T.translation)
     }
 
     static func wrap(_ a: Double) -> Double { atan2(sin(a), cos(a)) }

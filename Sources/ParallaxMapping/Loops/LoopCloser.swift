@@ -318,12 +318,9 @@ struct LoopCloser {
     /// Heading of a camera pose: the azimuth of its x axis (image right), which stays near
     /// horizontal for a camera looking forward or down; the yaw a world-side rotation adds to it
     /// is exact whatever the axis.
-    static func yaw(of T: RigidTransform) -> Double {
-        let x = T.rotate(Vector3(1, 0, 0))
-        return atan2(x.y, x.x)
-    }
+    static func yaw(of T: RigidTransform) -> Double { YawPose(T).yaw }
 
-    static func yawPose(_ T: RigidTransform) -> YawPose { YawPose(yaw: yaw(of: T), position: T.translation) }
+    static func yawPose(_ T: RigidTransform) -> YawPose { YawPose(T) }
 
     /// The world-side 4-DoF transform moving a pose at `from` to `to` (yaw about z, then shift).
     static func correction(from: YawPose, to: YawPose) -> RigidTransform {

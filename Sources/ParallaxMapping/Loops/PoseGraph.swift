@@ -16,6 +16,13 @@ public struct YawPose: Sendable, Equatable {
         self.position = position
     }
 
+    /// The 4-DoF part of a camera pose: the heading of its x axis (image right, which stays near
+    /// horizontal for a camera looking forward or down) and its position.
+    public init(_ T_world_camera: RigidTransform) {
+        let x = T_world_camera.rotate(Vector3(1, 0, 0))
+        self.init(yaw: atan2(x.y, x.x), position: T_world_camera.translation)
+    }
+
     /// The relative measurement from `self` to `other`: displacement in `self`'s yaw frame and
     /// the yaw difference (wrapped to (−π, π]).
     public func relative(to other: YawPose) -> YawPose {
