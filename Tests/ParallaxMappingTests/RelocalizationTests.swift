@@ -42,6 +42,7 @@ struct RelocalizationTests {
         // Stays in the same world afterwards: every later normal frame within 5 cm of the pre-blackout error.
         let later = samples.filter { $0.time > recovery.time && $0.time < recovery.time + 3 && $0.state == .normal }
         let worst = later.compactMap(error).map { ($0 - lastBefore).norm }.max() ?? 0
+        print("  worst later deviation \(String(format: "%.3f", worst)) m")
         if Self.knownShort.contains("\(trajectory) \(mode.rawValue) \(start)") {
             withKnownIssue("the map places the camera 6–6.5 cm off within 3 s: see knownShort") {
                 #expect(worst <= 0.05, "worst later deviation \(worst)")
@@ -52,7 +53,9 @@ struct RelocalizationTests {
     }
 
     /// Cases whose later deviation misses 5 cm (the issue's bound on the jump itself, asserted
-    /// above, holds): mono V1_01 at 20 s (6.3 cm) and mono room3 at 12 s (6.0 cm). Both passed
+    /// above, holds): mono V1_01 at 20 s (6.3 cm). Mono room3 at 12 s (6.0 cm) was here until the
+    /// propagator turned the specific force with the body within each IMU interval (2026-11-26);
+    /// its tracker tilt no longer wanders by 0.4°, and it now holds. Both passed
     /// before only by the RANSAC sampler's draw. With the seed of `GravityAlignedPnP` varied (1–5
     /// and 7), V1_01 at 20 s gave 4.4–9.2 cm on the same data, and the 5 cm bound held for two
     /// seeds out of six. The pose is now refined robustly over every correspondence and no longer
@@ -60,7 +63,7 @@ struct RelocalizationTests {
     /// single-image solve against mono-triangulated points (median 2 cm, 90th percentile 8 cm off at
     /// 2–5 m) disagrees with the truth by that much. A `withKnownIssue` here fails the test when
     /// the bound starts to hold, so the list stays honest.
-    static let knownShort: Set<String> = ["euroc_V1_01_easy mono 20.0", "tumvi_room3 mono 12.0"]
+    static let knownShort: Set<String> = ["euroc_V1_01_easy mono 20.0"]
 
     /// Position error against the ground truth (posyaw alignment fitted on the normal frames before
     /// `start`), and that error on the last of them.

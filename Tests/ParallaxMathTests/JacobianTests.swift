@@ -50,6 +50,47 @@ import Testing
         }
     }
 
+    /// J₁ and J₂ against Simpson quadrature of exp(sφ) and (1 − s)·exp(sφ) over s ∈ [0, 1].
+    @Test func rotationIntegralsMatchQuadrature() {
+        var rng = SeededGenerator(seed: 5)
+        for angle in [0.0, 1e-6, 0.01, 0.05, 0.1, 0.5, 2.0] {
+            let phi = rng.unitVector() * angle
+            let n = 200
+            var first = Matrix3.zero, second = Matrix3.zero
+            for i in 0...n {
+                let s = Double(i) / Double(n)
+                let w = (i == 0 || i == n ? 1.0 : (i % 2 == 1 ? 4.0 : 2.0)) / (3.0 * Double(n))
+                first = first + SO3.exp(phi * s) * w
+                second = second + SO3.exp(phi * s) * (w * (1 - s))
+            }
+            let integrals = SO3.rotationIntegrals(phi)
+            #expect(maxDiff(integrals.first, first) < 1e-9, "J₁ at \(angle) rad")
+            #expect(maxDiff(integrals.second, second) < 1e-9, "J₂ at \(angle) rad")
+        }
+    }
+
+    /// ∂(J₁a)/∂φ and ∂(J₂a)/∂φ against central differences, for the turns of one IMU interval.
+    @Test func rotationIntegralDerivativesMatchFiniteDifferences() {
+        var rng = SeededGenerator(seed: 6)
+        let a = Vector3(0.4, 9.7, -0.8)
+        for angle in [0.0, 0.005, 0.02] {
+            let phi = rng.unitVector() * angle
+            let analytic = SO3.rotationIntegralDerivatives(phi, applied: a)
+            var firstColumns = [Vector3](), secondColumns = [Vector3]()
+            for i in 0..<3 {
+                var e = Vector3.zero; e[i] = Self.h
+                let plus = SO3.rotationIntegrals(phi + e), minus = SO3.rotationIntegrals(phi - e)
+                firstColumns.append((plus.first * a - minus.first * a) / (2 * Self.h))
+                secondColumns.append((plus.second * a - minus.second * a) / (2 * Self.h))
+            }
+            let first = Matrix3(columns: firstColumns[0], firstColumns[1], firstColumns[2])
+            let second = Matrix3(columns: secondColumns[0], secondColumns[1], secondColumns[2])
+            // The series' next terms are about φ²|a|/12: 3·10⁻⁴ at 0.02 rad.
+            #expect(maxDiff(analytic.first, first) < 1e-6 + angle * angle * a.norm / 10, "∂J₁a at \(angle) rad")
+            #expect(maxDiff(analytic.second, second) < 1e-6 + angle * angle * a.norm / 10, "∂J₂a at \(angle) rad")
+        }
+    }
+
     @Test func inverseJacobiansAreInverses() {
         for phi in Self.samples() {
             #expect(maxDiff(SO3.leftJacobian(phi) * SO3.leftJacobianInverse(phi), .identity) < 1e-10)

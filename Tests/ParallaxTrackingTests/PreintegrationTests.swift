@@ -48,6 +48,29 @@ struct PreintegrationTests {
         #expect(fine.velocity < 2e-3 && fine.position < 1e-3)
     }
 
+    /// A body turning at a constant 170 °/s with a constant body-frame specific force: each reading
+    /// holds over its interval, so the closed-form integration is exact at any rate. The reference
+    /// is Simpson quadrature of v(T) = ∫ R(t)·a dt and p(T) = ∫ (T − t)·R(t)·a dt. Holding the
+    /// force at each interval's start rotation instead errs by about |a||ω|Δt/2 · T in velocity.
+    @Test("a constant turn with a constant body force integrates exactly at 20 Hz")
+    func constantTurnIsExact() {
+        let omega = Vector3(2.5, -1.2, 0.9), a = Vector3(0.6, 9.5, -1.1)
+        let rate = 20, T = 1.0
+        var pre = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: .euroc)
+        for _ in 0..<rate { pre.integrate(gyro: omega, accel: a, dt: T / Double(rate)) }
+        let n = 2000
+        var v = Vector3.zero, p = Vector3.zero
+        for i in 0...n {
+            let t = T * Double(i) / Double(n)
+            let w = (i == 0 || i == n ? 1.0 : (i % 2 == 1 ? 4.0 : 2.0)) * T / (3.0 * Double(n))
+            let force = SO3.exp(omega * t) * a
+            v += force * w
+            p += force * (w * (T - t))
+        }
+        #expect((pre.deltaVelocity - v).norm < 1e-6, "Δv off by \((pre.deltaVelocity - v).norm) m/s")
+        #expect((pre.deltaPosition - p).norm < 1e-6, "Δp off by \((pre.deltaPosition - p).norm) m")
+    }
+
     @Test("first-order bias correction matches re-integration")
     func biasJacobiansMatchReintegration() {
         let motion = AnalyticMotion()

@@ -172,6 +172,26 @@ struct MapReport {
                                 q(bias.map(\.1.norm), 0.5), q(bias.map(\.1.norm), 0.9))
                          + byFive.map { String(format: "%.0f s (%+.3f %+.3f %+.3f)", $0.0, $0.1.x, $0.1.y, $0.1.z) }.joined(separator: ", "))
         }
+        // The filter's tilt against the truth, normalised by its own covariance (NEES, χ²₂): an
+        // overconfident tilt is one the visual updates can pull away without the IMU pushing back.
+        let tilt = samples.compactMap { s -> (time: Double, nees: Double, error: Double, sigma: Double)? in
+            guard let T = s.T_odom_body, let truth = s.truth_T_world_body, let P = s.tiltCovariance else { return nil }
+            let w = T.rotationMatrix * (truth.rotationMatrix.transpose * Vector3(0, 0, 1))
+            let d = (x: w.y, y: -w.x)  // R = Exp(δθ) R̂: R̂ R_trueᵀ e_z − e_z = e_z × δθ
+            let det = P.x * P.z - P.y * P.y
+            guard det > 0 else { return nil }
+            let nees = (P.z * d.x * d.x - 2 * P.y * d.x * d.y + P.x * d.y * d.y) / det
+            return (s.time, nees, (d.x * d.x + d.y * d.y).squareRoot(), max(P.x, P.z).squareRoot())
+        }
+        if !tilt.isEmpty {
+            let byFive = stride(from: 0.0, through: tilt.last?.time ?? 0, by: 5).compactMap { t in tilt.first { $0.time >= t } }
+            let over: Double = 100 * Double(tilt.filter { $0.nees > 5.99 }.count) / Double(tilt.count)
+            let head = String(format: "  tilt NEES (χ²₂: median 1.39, 95 %% under 5.99): median %.2f, %.0f %% over 5.99; every 5 s (error/σ °): ",
+                              q(tilt.map(\.nees), 0.5), over)
+            let degrees: Double = 180 / .pi
+            let steps: [String] = byFive.map { String(format: "%.0f s %.2f/%.2f", $0.time, $0.error * degrees, $0.sigma * degrees) }
+            lines.append(head + steps.joined(separator: ", "))
+        }
         if !e.odometry.isEmpty {
             let length = e.odometry.map(\.length)
             lines.append(String(format: "  odometry edges vs truth (%d, length %.0f/%.0f mm): position %.2f/%.2f mm, yaw %.3f/%.3f° (median/p90)",

@@ -38,6 +38,8 @@ public struct MappedReplay {
         public var accelerometerBias: Vector3? = nil
         /// The ground truth's accelerometer bias at the pose's time, when the dataset has one.
         public var truthAccelerometerBias: Vector3? = nil
+        /// The filter's tilt covariance (``TrackingResult/tiltCovariance``), nil without a pose.
+        public var tiltCovariance: SIMD3<Double>? = nil
         /// cam0 pose in the odometry frame at a keyframe (nil otherwise or without a pose).
         public var odometryCamera: RigidTransform? {
             keyframe.flatMap { k in T_odom_body.map { $0 * k.T_camera_body.inverse } }
@@ -94,7 +96,8 @@ public struct MappedReplay {
                                       positionSigma: r.positionSigma,
                                       T_world_body: r.T_world_body.map { m.T_world_odom * $0 }, truth_T_world_body: truthPose, T_odom_body: r.T_world_body,
                                       accelerometerBias: r.T_world_body != nil ? r.biasAccel : nil,
-                                      truthAccelerometerBias: truth?.accelerometerBias(at: r.poseTimestampNs)))
+                                      truthAccelerometerBias: truth?.accelerometerBias(at: r.poseTimestampNs),
+                                      tiltCovariance: r.tiltCovariance))
             default: break
             }
         }

@@ -56,6 +56,7 @@ extension EstimatorCore {
                                     trackedFeatureCount: featureCount, timings: timings)
         result.timeOffset = s.timeOffset
         result.positionSigma = s.positionSigma
+        result.tiltCovariance = s.tiltCovariance
         result.estimatedReadout = readoutEstimatedByFilter ? max(0, s.readout) : readoutEstimator?.estimate
         result.cameraExtrinsics = extrinsics
         result.extrinsicsEstimated = s.calibratedCameras > 0

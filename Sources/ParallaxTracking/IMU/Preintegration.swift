@@ -82,17 +82,22 @@ public struct Preintegration: Sendable {
                      variance: noise.discreteAccelVariance(dt: dt))
         covarianceBlocks = cov
 
+        // The specific force turns with the body during the interval (``SO3/rotationIntegrals(_:)``);
+        // Forster's eq. (33) holds it at the interval's start, an error of |a||ω|Δt/2 in fast turns.
+        let (j1, j2) = SO3.rotationIntegrals(phi)
+        let rj1 = deltaRotation * j1, rj2 = deltaRotation * j2
+
         // Bias Jacobians, Appendix B: position first, then velocity, then rotation (old values used).
-        dP_dba = dP_dba + dV_dba * dt - deltaRotation * (0.5 * dt2)
-        dP_dbg = dP_dbg + dV_dbg * dt - (deltaRotation * aHat * dR_dbg) * (0.5 * dt2)
-        dV_dba = dV_dba - deltaRotation * dt
-        dV_dbg = dV_dbg - (deltaRotation * aHat * dR_dbg) * dt
+        dP_dba = dP_dba + dV_dba * dt - rj2 * dt2
+        let (dJ1a, dJ2a) = SO3.rotationIntegralDerivatives(phi, applied: a)  // the turn φ = (ω̃ − b_g)Δt
+        dP_dbg = dP_dbg + dV_dbg * dt - (deltaRotation * aHat * dR_dbg) * (0.5 * dt2) - (deltaRotation * dJ2a) * (dt2 * dt)
+        dV_dba = dV_dba - rj1 * dt
+        dV_dbg = dV_dbg - (deltaRotation * aHat * dR_dbg) * dt - (deltaRotation * dJ1a) * dt2
         dR_dbg = dR.transpose * dR_dbg - jr * dt
 
-        // Mean, eq. (33).
-        let acceleration = deltaRotation * a
-        deltaPosition += deltaVelocity * dt + acceleration * (0.5 * dt2)
-        deltaVelocity += acceleration * dt
+        // Mean: eq. (33) with the closed-form turn of the specific force.
+        deltaPosition += deltaVelocity * dt + (rj2 * a) * dt2
+        deltaVelocity += (rj1 * a) * dt
         deltaRotation = SO3.orthonormalize(deltaRotation * dR)
         deltaTime += dt
     }

@@ -187,6 +187,12 @@ struct FilterState {
     /// Largest velocity standard deviation (m/s).
     var velocitySigma: Double { largestSigma(from: Block.velocity) }
 
+    /// Covariance (xx, xy, yy) of the world x and y rotation errors: the tilt.
+    var tiltCovariance: SIMD3<Double> {
+        let n = dimension
+        return SIMD3(covariance[0], covariance[1], covariance[n + 1])
+    }
+
     /// Largest accelerometer-bias standard deviation (m/s²).
     var accelBiasSigma: Double { largestSigma(from: Block.accelBias) }
 

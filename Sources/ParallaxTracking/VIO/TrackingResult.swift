@@ -76,6 +76,10 @@ public struct TrackingResult: Sendable {
     /// grows while the filter coasts on the IMU (a blind stretch), so its growth over a stretch
     /// says how far the pose may have drifted meanwhile.
     public var positionSigma: Double?
+    /// The filter's covariance of its tilt error (rad², the world x and y rotation errors of the
+    /// left error `R = Exp(δθ) R̂`): (xx, xy, yy); nil without a pose. With the truth it gives the
+    /// tilt's normalised estimation error squared, a check that the filter is not overconfident.
+    public var tiltCovariance: SIMD3<Double>?
     /// ``timestampNs`` moved to the IMU clock (the time of the pose).
     public var poseTimestampNs: Int64 { timestampNs + Int64((timeOffset * 1e9).rounded()) }
 
