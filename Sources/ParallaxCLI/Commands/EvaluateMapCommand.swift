@@ -30,7 +30,7 @@ struct EvaluateMapCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Length of the blackout in seconds (0.1…60).")
     var blackoutDuration: Double = 3
 
-    @Flag(help: "Print the state of every frame around the blackout.")
+    @Flag(help: "Print the state of every frame around the blackout, every loop, the pose graph's edges against the truth, and the tracker's tilt and accelerometer bias against the truth (tilt NEES).")
     var verbose = false
 
     @OptionGroup var loops: LoopOptions
@@ -174,20 +174,11 @@ struct MapReport {
         }
         // The filter's tilt against the truth, normalised by its own covariance (NEES, χ²₂): an
         // overconfident tilt is one the visual updates can pull away without the IMU pushing back.
-        let tilt = samples.compactMap { s -> (time: Double, nees: Double, error: Double, sigma: Double)? in
-            guard let T = s.T_odom_body, let truth = s.truth_T_world_body, let P = s.tiltCovariance else { return nil }
-            let w = T.rotationMatrix * (truth.rotationMatrix.transpose * Vector3(0, 0, 1))
-            let d = (x: w.y, y: -w.x)  // R = Exp(δθ) R̂: R̂ R_trueᵀ e_z − e_z = e_z × δθ
-            let det = P.x * P.z - P.y * P.y
-            guard det > 0 else { return nil }
-            let nees = (P.z * d.x * d.x - 2 * P.y * d.x * d.y + P.x * d.y * d.y) / det
-            return (s.time, nees, (d.x * d.x + d.y * d.y).squareRoot(), max(P.x, P.z).squareRoot())
-        }
-        if !tilt.isEmpty {
-            let byFive = stride(from: 0.0, through: tilt.last?.time ?? 0, by: 5).compactMap { t in tilt.first { $0.time >= t } }
-            let over: Double = 100 * Double(tilt.filter { $0.nees > 5.99 }.count) / Double(tilt.count)
+        let tilt = TiltConsistency(samples: samples)
+        if let median = tilt.medianNEES, let over = tilt.fractionOver95 {
+            let byFive = stride(from: 0.0, through: tilt.samples.last?.time ?? 0, by: 5).compactMap { t in tilt.samples.first { $0.time >= t } }
             let head = String(format: "  tilt NEES (χ²₂: median 1.39, 95 %% under 5.99): median %.2f, %.0f %% over 5.99; every 5 s (error/σ °): ",
-                              q(tilt.map(\.nees), 0.5), over)
+                              median, 100 * over)
             let degrees: Double = 180 / .pi
             let steps: [String] = byFive.map { String(format: "%.0f s %.2f/%.2f", $0.time, $0.error * degrees, $0.sigma * degrees) }
             lines.append(head + steps.joined(separator: ", "))
