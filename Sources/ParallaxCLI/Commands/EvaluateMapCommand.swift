@@ -167,7 +167,7 @@ struct MapReport {
         // tilt error of about error / g, which a gravity-aligned loop PnP turns into tilt × depth.
         let bias = samples.compactMap { s in s.accelerometerBias.flatMap { b in s.truthAccelerometerBias.map { (s.time, b - $0) } } }
         if !bias.isEmpty {
-            let byFive = stride(from: 0.0, through: bias.last?.0 ?? 0, by: 5).compactMap { t in bias.first { $0.0 >= t } }
+            let byFive = Self.everyFiveSeconds(bias) { $0.0 }
             lines.append(String(format: "  accelerometer bias error (estimate − truth, IMU axes): |e| %.3f/%.3f m/s² (median/p90); every 5 s: ",
                                 q(bias.map(\.1.norm), 0.5), q(bias.map(\.1.norm), 0.9))
                          + byFive.map { String(format: "%.0f s (%+.3f %+.3f %+.3f)", $0.0, $0.1.x, $0.1.y, $0.1.z) }.joined(separator: ", "))
@@ -176,7 +176,7 @@ struct MapReport {
         // overconfident tilt is one the visual updates can pull away without the IMU pushing back.
         let tilt = TiltConsistency(samples: samples)
         if let median = tilt.medianNEES, let over = tilt.fractionOver95 {
-            let byFive = stride(from: 0.0, through: tilt.samples.last?.time ?? 0, by: 5).compactMap { t in tilt.samples.first { $0.time >= t } }
+            let byFive = Self.everyFiveSeconds(tilt.samples) { $0.time }
             let head = String(format: "  tilt NEES (χ²₂: median 1.39, 95 %% under 5.99): median %.2f, %.0f %% over 5.99; every 5 s (error/σ °): ",
                               median, 100 * over)
             let degrees: Double = 180 / .pi
@@ -191,5 +191,11 @@ struct MapReport {
                                 q(e.odometry.map(\.yawError), 0.5) * 180 / .pi, q(e.odometry.map(\.yawError), 0.9) * 180 / .pi))
         }
         return lines
+    }
+
+    /// The first of `items` (in time order) at or after 0, 5, 10 … s: a short time line for a report.
+    static func everyFiveSeconds<T>(_ items: [T], time: (T) -> Double) -> [T] {
+        guard let last = items.last.map(time) else { return [] }
+        return stride(from: 0.0, through: last, by: 5).compactMap { t in items.first { time($0) >= t } }
     }
 }

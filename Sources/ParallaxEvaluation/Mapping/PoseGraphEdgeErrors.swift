@@ -40,9 +40,8 @@ public struct PoseGraphEdgeErrors: Sendable {
                 truth[k.id] = YawPose(c)
                 axis[k.id] = c.rotate(Vector3(0, 0, 1))
                 if let e = s.odometryCamera {  // world up seen from the estimated and the true camera
-                    let up = Vector3(0, 0, 1)
-                    let cosine = e.inverse.rotate(up).dot(c.inverse.rotate(up))
-                    tilt.append(acos(min(1, max(-1, cosine))))
+                    let d = TiltConsistency.tiltError(estimate: e.rotationMatrix, truth: c.rotationMatrix)
+                    tilt.append((d.x * d.x + d.y * d.y).squareRoot())
                 }
             }
             if let p = s.odometryCamera { odometry.append((k.id, YawPose(p))) }

@@ -1,3 +1,4 @@
+import Foundation
 import ParallaxMapping
 import ParallaxMath
 
@@ -29,16 +30,25 @@ public struct TiltConsistency: Sendable {
     public init(samples replay: [MappedReplay.Sample]) {
         for s in replay {
             guard let T = s.T_odom_body, let truth = s.truth_T_world_body, let P = s.tiltCovariance else { continue }
-            // The filter's error is R = Exp(δθ) R̂ in the world, so R̂ R_trueᵀ e_z − e_z = e_z × δθ
-            // to first order; both worlds share gravity, so no alignment is needed.
-            let w = T.rotationMatrix * (truth.rotationMatrix.transpose * Vector3(0, 0, 1))
-            let dx = w.y, dy = -w.x
+            let (dx, dy) = Self.tiltError(estimate: T.rotationMatrix, truth: truth.rotationMatrix)
             let det = P.x * P.z - P.y * P.y
             guard det > 0, P.x > 0, P.z > 0 else { continue }
             let nees = (P.z * dx * dx - 2 * P.y * dx * dy + P.x * dy * dy) / det
             samples.append(Sample(time: s.time, nees: nees, error: (dx * dx + dy * dy).squareRoot(),
                                   sigma: max(P.x, P.z).squareRoot()))
         }
+    }
+
+    /// The tilt error of `estimate` against `truth` (world-from-frame rotations in worlds that
+    /// share gravity, so no alignment is needed), as the world x and y components of the left
+    /// error R = Exp(δθ) R̂: R̂ R_trueᵀ e_z − e_z = e_z × δθ to first order. The vector is scaled
+    /// so that its length is the angle between world up seen from the estimate and from the truth.
+    public static func tiltError(estimate: Matrix3, truth: Matrix3) -> (x: Double, y: Double) {
+        let w = estimate * (truth.transpose * Vector3(0, 0, 1))
+        let sine = (w.x * w.x + w.y * w.y).squareRoot()
+        guard sine > 0 else { return (0, w.z < 0 ? .pi : 0) }
+        let scale = atan2(sine, w.z) / sine
+        return (w.y * scale, -w.x * scale)
     }
 
     /// Median NEES (nil without samples).

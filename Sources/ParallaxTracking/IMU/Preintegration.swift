@@ -66,7 +66,10 @@ public struct Preintegration: Sendable {
         let a = accel - biasAccel
         let phi = w * dt
         let dR = SO3.exp(phi)
-        let jr = SO3.rightJacobian(phi)
+        // The specific force turns with the body during the interval (``SO3/rotationIntegrals(_:)``);
+        // Forster's eq. (33) holds it at the interval's start, an error of |a||ω|Δt/2 in fast turns.
+        let (j1, j2) = SO3.rotationIntegrals(phi)
+        let jr = j1.transpose  // Jr(φ) = Jl(−φ) = Jl(φ)ᵀ
         let aHat = Matrix3.skew(a)
         let dt2 = dt * dt
 
@@ -82,9 +85,6 @@ public struct Preintegration: Sendable {
                      variance: noise.discreteAccelVariance(dt: dt))
         covarianceBlocks = cov
 
-        // The specific force turns with the body during the interval (``SO3/rotationIntegrals(_:)``);
-        // Forster's eq. (33) holds it at the interval's start, an error of |a||ω|Δt/2 in fast turns.
-        let (j1, j2) = SO3.rotationIntegrals(phi)
         let rj1 = deltaRotation * j1, rj2 = deltaRotation * j2
 
         // Bias Jacobians, Appendix B: position first, then velocity, then rotation (old values used).

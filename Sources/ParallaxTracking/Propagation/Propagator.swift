@@ -67,13 +67,13 @@ struct Propagator {
             }
             let w = gyro - bg, a = accel - ba
             let dR = SO3.exp(w * dt)
-            let jr = SO3.rightJacobian(w * dt)
             let rNext = r * dR
             // The specific force turns with the body during the stretch: its velocity and position
             // increments are r·J₁·a·Δt and r·J₂·a·Δt² (``SO3/rotationIntegrals(_:)``). Holding it at
             // the start's rotation instead (r·a·Δt) errs by |a||ω|Δt/2 along ω × a: 0.09 m/s² at
             // 200 °/s and 200 Hz, a systematic push that the filter then reads as tilt and bias.
             let (j1, j2) = SO3.rotationIntegrals(w * dt)
+            let jr = j1.transpose  // Jr(φ) = Jl(−φ) = Jl(φ)ᵀ
             let dv = r * (j1 * a) * dt, dp = r * (j2 * a) * (dt * dt)
             // Discrete error transition of this sample.
             var f = BlockMatrix(identity: 5)

@@ -189,8 +189,8 @@ struct FilterState {
 
     /// Covariance (xx, xy, yy) of the world x and y rotation errors: the tilt.
     var tiltCovariance: SIMD3<Double> {
-        let n = dimension
-        return SIMD3(covariance[0], covariance[1], covariance[n + 1])
+        let n = dimension, x = Block.rotation
+        return SIMD3(covariance[x * n + x], covariance[x * n + x + 1], covariance[(x + 1) * n + x + 1])
     }
 
     /// Largest accelerometer-bias standard deviation (m/s²).
