@@ -57,20 +57,21 @@ struct PlaneWalkTests {
         #expect(quality.missed.allSatisfy { $0 == "wall-right" }, "missed in view: \(quality.missed)")
         if trajectory == "rpng_table_01" { #expect(quality.missed.isEmpty) }
         #expect(try #require(report.floor?.iou) >= 0.7)
-        // Issue 14 asks 0.7 for the table: walk 01 reaches 0.698 (0.701 before the propagator's
+        // Issue 14 asks 0.7 for the table: walk 01 reaches 0.696 (0.701 before the propagator's
         // closed-form turn of the specific force, 2026-11-26, which took the tracker's ATE on this
-        // walk from 7.6 to 6.7 mm but the table's IoU down by 0.003), walk 02 0.785.
+        // walk from 7.6 to 6.7 mm but the table's IoU down by 0.003; 0.698 before the points'
+        // covariances weighted the fit, 2026-11-27), walk 02 0.774.
         let table = try #require(report.planes.filter { $0.truthID == "table-top/y+" }.compactMap(\.iou).max())
         let tableSeen = try #require(report.planes.filter { $0.truthID == "table-top/y+" }.compactMap(\.iouSeen).max())
         if trajectory == "rpng_table_01" {
-            withKnownIssue("walk 01's table top: IoU 0.698 against the issue's 0.7") {
+            withKnownIssue("walk 01's table top: IoU 0.696 against the issue's 0.7") {
                 #expect(table >= 0.7 && tableSeen >= 0.7, "table IoU \(table), seen part \(tableSeen)")
             }
         } else {
             #expect(table >= 0.7 && tableSeen >= 0.7, "table IoU \(table), seen part \(tableSeen)")
         }
         // The same against the part of each surface the walk saw (occlusion included): floor
-        // 0.739 / 0.951, table 0.698 / 0.785 (rpng_table_03's 20 s walks, not tested here, reach
+        // 0.739 / 0.951, table 0.696 / 0.774 (rpng_table_03's 20 s walks, not tested here, reach
         // 0.778 and 0.74–0.79 seen against 0.63–0.68 whole).
         #expect(try #require(report.floor?.iouSeen) >= 0.7)
         // Issue 14 asks 0.5 for every wall: reached for the walls the walk faces (walk 01: left,
@@ -87,8 +88,9 @@ struct PlaneWalkTests {
         #expect(wallIDs.count - Set(wallIDs).count <= (trajectory == "rpng_table_01" ? 0 : 2), "wall anchors: \(wallIDs.sorted())")
         let extent = try #require(PlaneMapQuality.fraction(quality.extentHitDistances, within: 0.02))
         let geometry = try #require(PlaneMapQuality.fraction(quality.geometryHitDistances, within: 0.02))
-        // Issue 14 asks 95 %: walk 01 reaches 96.4 / 97.0 %, walk 02 93.3 / 93.9 % (edges that
-        // overreach, walls a few centimetres off while the tracker drifts).
+        // Issue 14 asks 95 %: walk 01 reaches 95.0 / 95.8 %, walk 02 94.3 / 95.0 % (edges that
+        // overreach, walls a few centimetres off while the tracker drifts; docs/ar-session.md,
+        // "Free space and point uncertainty").
         #expect(extent >= PlaneWalkTests.hitFloor && geometry >= PlaneWalkTests.hitFloor)
     }
 

@@ -49,4 +49,21 @@ struct TriangulationTests {
         let obs = (1...3).map { Observation(frame: $0, left: Self.observations(stereo: false)[0].left, right: nil) }
         #expect(Triangulation.triangulate(obs, poses: still, rig: Self.rig) == nil)
     }
+
+    @Test("Point covariance of a stereo pair: depth sigma sqrt(2) Z^2 sigma / b")
+    func stereoPointCovariance() throws {
+        // cam0 = body; cam1 11 cm to its right; a point 3 m straight ahead of cam0.
+        let rig = CameraRig(R_body_cam0: .identity, p_body_cam0: .zero, R_c1_c0: .identity,
+                            t_c1_c0: Vector3(-0.11, 0, 0), hasRight: true)
+        let depth = 3.0, baseline = 0.11, sigma = 0.5 / 458
+        let obs = [Observation(frame: 1, left: Vector2(0, 0), right: Vector2(-baseline / depth, 0))]
+        let c = try #require(Triangulation.pointCovariance(Vector3(0, 0, depth), obs, poses: [(.identity, .zero)], rig: rig,
+                                                           sigmaNormalized: sigma))
+        // Two rays: u0 = X/Z, u1 = (X − b)/Z, v = Y/Z twice; the information's inverse in closed form.
+        #expect(abs(c[2, 2].squareRoot() / (2.0.squareRoot() * depth * depth * sigma / baseline) - 1) < 1e-9)
+        #expect(abs(c[1, 1].squareRoot() / (depth * sigma / 2.0.squareRoot()) - 1) < 1e-9)
+        // One ray alone fixes no depth.
+        #expect(Triangulation.pointCovariance(Vector3(0, 0, depth), [Observation(frame: 1, left: .zero, right: nil)],
+                                              poses: [(.identity, .zero)], rig: rig, sigmaNormalized: sigma) == nil)
+    }
 }

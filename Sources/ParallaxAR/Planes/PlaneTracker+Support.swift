@@ -115,6 +115,7 @@ extension PlaneTracker {
         support[b] = nil
         retired[b] = nil
         inlierBands[b] = nil
+        seenThrough[b] = nil
     }
 
     /// True when a vertical candidate (unit normal `n`, `n · p = offset`, supported by `members`)

@@ -82,6 +82,21 @@ struct PlaneTracker {
     private var currentIDs: [UInt64] = []
     /// Floor on each point's standard deviation along the normal in the weighted fit (m).
     var minimumPointSigma = 0.01
+    /// Free space (`PlaneTracker+FreeSpace.swift`): ids of the points seen through each plane.
+    var seenThrough: [Int: Set<UInt64>] = [:]
+    /// Ids of points that may neither join nor found a plane: seen through an established plane
+    /// (behind an opaque surface), or the support of a plane removed as a phantom.
+    var refutedIDs: Set<UInt64> = []
+    /// Distance (m) beyond a plane a point must lie (at least) for its sight line to cross it.
+    var seeThroughMargin = 0.05
+    /// Depth (m) inside a plane's boundary the sight line must cross it at (boundaries overreach).
+    var seeThroughInset = 0.1
+    /// Distinct points seen through a plane before it can be removed as a phantom.
+    var minimumSightings = 15
+    /// Support (points) from which a plane counts as established: points seen through it are outliers.
+    var establishedSupport = 50
+    /// Support per sighting an established plane keeps.
+    var establishedRatio = 3
 
     init(detection: PlaneDetection) { self.detection = detection }
 
@@ -91,10 +106,13 @@ struct PlaneTracker {
         support[planeID] = nil
         retired[planeID] = nil
         inlierBands[planeID] = nil
+        seenThrough[planeID] = nil
     }
 
-    /// Updates the planes from the whole point map.
-    mutating func update(points mapPoints: [MapPoint], cameraPosition: Vector3, timestamp: Double) -> PlaneChanges {
+    /// Updates the planes from the whole point map; `visible` holds the ids of the points seen in
+    /// this frame (their sight lines are the free-space evidence; nil: none).
+    mutating func update(points mapPoints: [MapPoint], visible: Set<UInt64>? = nil, cameraPosition: Vector3,
+                         timestamp: Double) -> PlaneChanges {
         let points = mapPoints.map(\.position)
         let pointIDs = mapPoints.map(\.id)
         covariances = mapPoints.map(\.covariance)
@@ -105,7 +123,8 @@ struct PlaneTracker {
         // Nothing in a room lies below its floor: such points are mistriangulated and would tie
         // the floor's edge to a wall, or found a wall that reaches under the floor.
         let lowest = (floorLevel ?? -.infinity) - belowFloorTolerance
-        var free = points.map { $0.z >= lowest }
+        refutedIDs.formIntersection(pointIDs)
+        var free = zip(points, pointIDs).map { $0.z >= lowest && !refutedIDs.contains($1) }
         let before = planes
         var changes = PlaneChanges()
 
@@ -174,6 +193,16 @@ struct PlaneTracker {
             planes[id] = plane
         }
 
+        var seenThroughRemoved: [Int] = []
+        if let visible {
+            let occluded = recordSightLines(points, ids: pointIDs, visible: pointIDs.map { visible.contains($0) },
+                                            covariances: covariances, camera: cameraPosition)
+            for i in occluded {
+                free[i] = false
+                refutedIDs.insert(pointIDs[i])
+            }
+            seenThroughRemoved = removeSeenThroughPlanes()
+        }
         if detectionGate.shouldDetect(free: (0..<points.count).filter { free[$0] }.map { pointIDs[$0] }) {
             let planesBefore = planes.count
             let surfaces = LocalSurfaces.classify(points, indices: (0..<points.count).filter { free[$0] })
@@ -185,7 +214,7 @@ struct PlaneTracker {
             }
             if planes.count > planesBefore { detectionGate.reset() }
         }
-        changes.removed = merge() + removeCrossingPlanes()
+        changes.removed = seenThroughRemoved + merge() + removeCrossingPlanes()
         classify()
         for id in planes.keys.sorted() {
             if let p = planes[id], before[id] != p { changes.planes.append(p) }

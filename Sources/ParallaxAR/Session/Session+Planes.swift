@@ -12,7 +12,8 @@ extension Session {
         guard output.trackingState == .normal, let T_A_W = worldTransform, var tracker = planes, let T_W_C else { return }
         guard landmarks.revision != lastPlaneRevision else { return }
         lastPlaneRevision = landmarks.revision
-        let changes = tracker.update(points: landmarks.points(), cameraPosition: T_W_C.translation, timestamp: time)
+        let changes = tracker.update(points: landmarks.points(), visible: Set(output.featurePoints.map(\.id)),
+                                     cameraPosition: T_W_C.translation, timestamp: time)
         planes = tracker
         applyPlaneChanges(changes, T_A_W: T_A_W)
     }

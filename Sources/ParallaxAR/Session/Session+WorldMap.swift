@@ -67,8 +67,9 @@ extension Session {
         if let loop = m.loopClosure { moveAnchors(with: loop) }
         var out = output
         out.T_world_body = output.T_world_body.map { m.T_world_odom * $0 }
+        let R = m.T_world_odom.rotationMatrix
         out.featurePoints = output.featurePoints.map {
-            MapPoint(id: $0.id, position: m.T_world_odom * $0.position, covariance: $0.covariance)
+            MapPoint(id: $0.id, position: m.T_world_odom * $0.position, covariance: R * $0.covariance * R.transpose)
         }
         if !m.isAligned, output.T_world_body != nil { out.trackingState = .limited(.relocalizing) }
         return out

@@ -34,6 +34,9 @@ public struct FrontEndEvaluation: Sendable {
         public static let depthBinEdges: [Double] = [2, 5, 10]
         /// Mean signed left residual (pixels, x and y): non-zero when the calibration is biased.
         public var meanSigned = Vector2.zero
+        /// Mean signed right residual (pixels, x and y) over `rightErrors`: a non-zero x is a
+        /// disparity bias, which scales every stereo depth.
+        public var meanSignedRight = Vector2.zero
 
         /// RMS of `values`.
         public static func rms(_ values: [Double]) -> Double {
@@ -60,7 +63,10 @@ public struct FrontEndEvaluation: Sendable {
                 if k < Report.depthBinEdges.count { lower = Report.depthBinEdges[k] }
                 s += "\n" + line(name, bin)
             }
-            if !rightErrors.isEmpty { s += "\n" + line("right", rightErrors) }
+            if !rightErrors.isEmpty {
+                s += "\n" + line("right", rightErrors)
+                s += String(format: ", mean signed (%.3f, %.3f) px", meanSignedRight.x, meanSignedRight.y)
+            }
             return s
         }
     }
@@ -117,6 +123,7 @@ public struct FrontEndEvaluation: Sendable {
 
         var report = Report()
         var signedSum = Vector2.zero
+        var signedRightSum = Vector2.zero
         var poses: [Int: (Matrix3, Vector3)] = [:]
         var tracks: [Int: [Observation]] = [:]
         var frameNumber = 0
@@ -151,7 +158,9 @@ public struct FrontEndEvaluation: Sendable {
                 if let rn = o.right, span >= 2 * baseline {
                     let (r1, c1) = rig.cameraPose(1, bodyRotation: p[k].0, bodyPosition: p[k].1)
                     let q1 = r1.transpose * (x - c1)
-                    report.rightErrors.append(((Vector2(q1.x / q1.z, q1.y / q1.z) - rn) * focal).norm)
+                    let e1 = (Vector2(q1.x / q1.z, q1.y / q1.z) - rn) * focal
+                    report.rightErrors.append(e1.norm)
+                    signedRightSum += e1
                 }
             }
         }
@@ -191,6 +200,7 @@ public struct FrontEndEvaluation: Sendable {
         }
         for id in tracks.keys.sorted() { if let obs = tracks[id] { flush(obs) } }
         if !report.leftErrors.isEmpty { report.meanSigned = signedSum / Double(report.leftErrors.count) }
+        if !report.rightErrors.isEmpty { report.meanSignedRight = signedRightSum / Double(report.rightErrors.count) }
         return report
     }
 

@@ -95,6 +95,7 @@ extension EstimatorCore {
         var cloneByFrame: [Int: Clone] = [:]
         for c in s.clones { cloneByFrame[c.frame] = c }
         var out: [TrackedFeaturePoint] = []
+        let sigma = configuration.pixelNoiseSigma / (0.5 * (camera0Model.fx + camera0Model.fy))
         for f in frame.features {
             guard let t = features.track(f.id) else { continue }
             var window: [Int: FeaturePointHistory.View] = [:]
@@ -105,9 +106,11 @@ extension EstimatorCore {
             let views = pointHistory.record(f.id, window: window)
             let recent = window.keys.sorted().compactMap { window[$0] }
             for candidate in [views, recent] where candidate.count >= 2 || (candidate.count == 1 && candidate[0].observation.right != nil) {
-                if let x = Triangulation.triangulate(candidate.map(\.observation), poses: candidate.map(\.pose), rig: s.rig,
+                let obs = candidate.map(\.observation), poses = candidate.map(\.pose)
+                if let x = Triangulation.triangulate(obs, poses: poses, rig: s.rig,
                                                      iterations: 3, minParallax: configuration.featurePointMinParallax) {
-                    out.append(TrackedFeaturePoint(id: f.id, position_world: x))
+                    let covariance = Triangulation.pointCovariance(x, obs, poses: poses, rig: s.rig, sigmaNormalized: sigma)
+                    out.append(TrackedFeaturePoint(id: f.id, position_world: x, covariance: covariance))
                     break
                 }
                 if candidate.count == recent.count { break }  // no older views: the same rays again

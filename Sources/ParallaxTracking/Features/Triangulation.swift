@@ -69,6 +69,29 @@ enum Triangulation {
         return x
     }
 
+    /// First-order covariance (m²) of a triangulated point `x` from its rays' geometry: σ² H⁻¹, H
+    /// the Gauss–Newton information of the normalised reprojection errors at `x` (the same
+    /// Jacobians as ``triangulate(_:poses:rig:iterations:minParallax:maxErrorNormalized:)``), for an
+    /// image noise of `sigmaNormalized` (pixels / focal length) on every ray and exact poses. A
+    /// point seen over a short baseline comes out long along its viewing direction.
+    static func pointCovariance(_ x: Vector3, _ obs: [Observation], poses: [(Matrix3, Vector3)], rig: CameraRig,
+                                sigmaNormalized: Double) -> Matrix3? {
+        var h = Matrix3.zero
+        for (k, o) in obs.enumerated() {
+            for camera in (o.right != nil && rig.hasRight) ? [0, 1] : [0] {
+                let (r, c) = rig.cameraPose(camera, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
+                let pc = r.transpose * (x - c)
+                guard pc.z > 1e-3 else { return nil }
+                let iz = 1 / pc.z
+                let rt = r.transpose
+                let j0 = (rt.row(0) - rt.row(2) * (pc.x * iz)) * iz
+                let j1 = (rt.row(1) - rt.row(2) * (pc.y * iz)) * iz
+                h = h + Matrix3.outer(j0, j0) + Matrix3.outer(j1, j1)
+            }
+        }
+        return h.inverse.map { $0 * (sigmaNormalized * sigmaNormalized) }
+    }
+
     /// Parallax of unit bearings in one frame: the largest angle (rad) between the first and any
     /// other. The single definition behind the triangulation floor and the updater's low-parallax
     /// weighting.

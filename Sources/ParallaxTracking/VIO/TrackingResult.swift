@@ -6,11 +6,16 @@ public struct TrackedFeaturePoint: Sendable, Equatable {
     public var id: Int
     /// Position in the z-up world frame `W` (metres).
     public var position_world: Vector3
+    /// First-order position covariance (m²) from the triangulation's geometry and the tracker's
+    /// pixel noise (poses taken as exact), nil when not computed: a point seen over a short
+    /// baseline is uncertain along its viewing direction.
+    public var covariance: Matrix3?
 
     /// Creates a point.
-    public init(id: Int, position_world: Vector3) {
+    public init(id: Int, position_world: Vector3, covariance: Matrix3? = nil) {
         self.id = id
         self.position_world = position_world
+        self.covariance = covariance
     }
 }
 

@@ -1,0 +1,82 @@
+import Foundation
+import ParallaxMath
+
+/// Free-space evidence: a plane is an opaque surface, so a point the camera sees *through* it
+/// (the sight line from the camera to the point crosses the plane inside its boundary, and the
+/// point lies beyond it) contradicts either the plane or the point.
+///
+/// - A plane seen through by at least as many distinct points as support it is a phantom and is
+///   removed, and its points found no plane again. On a tiled ceiling, aliased feature tracks triangulate into thin slabs 15 cm in
+///   front of and behind the real surface; the one in front hides nothing in reality, so the
+///   camera keeps seeing the true ceiling's points through it.
+/// - A point seen through a well-established plane (many times more support than such
+///   sightings) lies behind an opaque surface: a mistriangulated point. It joins no plane and
+///   founds none, as points below the floor do not. This keeps the slab behind the ceiling from
+///   becoming a second ceiling.
+///
+/// The test is the visibility constraint of free-space carving (space between a camera and a
+/// point it sees is empty), applied only to the sight lines of the current frame.
+extension PlaneTracker {
+    /// Records the sight lines of the points seen in this frame (`visible[i]`) from `camera`
+    /// against every plane; returns the indices of points behind an established plane.
+    mutating func recordSightLines(_ points: [Vector3], ids: [UInt64], visible: [Bool], covariances: [Matrix3],
+                                   camera: Vector3) -> Set<Int> {
+        var occluded = Set<Int>()
+        for id in planes.keys.sorted() {
+            guard let plane = planes[id], plane.boundary.count >= 3 else { continue }
+            let cameraSide = plane.normal.dot(camera) - plane.offset
+            guard abs(cameraSide) > seeThroughMargin else { continue }
+            let hull = plane.planarBoundary
+            let orientation: Double = ConvexPolygon.signedArea(hull) >= 0 ? 1 : -1
+            let own = Set(support[id]?.ids ?? [])
+            var sightings = seenThrough[id] ?? []
+            var now: [Int] = []
+            for i in points.indices where visible[i] && !own.contains(ids[i]) {
+                let pointSide = plane.normal.dot(points[i]) - plane.offset
+                // Beyond the plane by more than the margin and the point's own uncertainty (3σ).
+                let sigma = plane.normal.dot(covariances[i] * plane.normal).squareRoot()
+                guard pointSide * cameraSide < 0, abs(pointSide) > max(seeThroughMargin, 3 * sigma) else { continue }
+                let crossing = camera + (points[i] - camera) * (cameraSide / (cameraSide - pointSide))
+                guard Self.insideDepth(plane.planar(crossing), hull, orientation: orientation) >= seeThroughInset else { continue }
+                sightings.insert(ids[i])
+                now.append(i)
+            }
+            seenThrough[id] = sightings
+            let supportCount = support[id]?.ids.count ?? plane.inlierCount
+            if supportCount >= establishedSupport, supportCount >= establishedRatio * sightings.count {
+                occluded.formUnion(now)
+            }
+        }
+        return occluded
+    }
+
+    /// Removes the planes seen through by at least ``minimumSightings`` distinct points and by at
+    /// least as many as support them; returns their ids. Their support points are refuted, so the
+    /// same slab is not found again from them.
+    mutating func removeSeenThroughPlanes() -> [Int] {
+        var removed: [Int] = []
+        for id in planes.keys.sorted() {
+            guard let plane = planes[id], let sightings = seenThrough[id]?.count, sightings >= minimumSightings else { continue }
+            let supportCount = support[id]?.ids.count ?? plane.inlierCount
+            guard sightings >= supportCount else { continue }
+            refutedIDs.formUnion(support[id]?.ids ?? [])
+            forget(planeID: id)
+            removed.append(id)
+        }
+        return removed
+    }
+
+    /// How deep `p` lies inside the convex polygon `hull` (m; negative outside): the smallest
+    /// distance to an edge's line. `orientation` is +1 for a counter-clockwise hull.
+    static func insideDepth(_ p: Vector2, _ hull: [Vector2], orientation: Double) -> Double {
+        var depth = Double.infinity
+        for k in hull.indices {
+            let a = hull[k], b = hull[(k + 1) % hull.count]
+            let e = b - a
+            let length = e.norm
+            guard length > 1e-9 else { continue }
+            depth = min(depth, orientation * (e.x * (p.y - a.y) - e.y * (p.x - a.x)) / length)
+        }
+        return depth
+    }
+}
