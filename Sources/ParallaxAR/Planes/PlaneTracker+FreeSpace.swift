@@ -22,6 +22,9 @@ extension PlaneTracker {
     mutating func recordSightLines(_ points: [Vector3], ids: [UInt64], visible: [Bool], covariances: [Matrix3],
                                    camera: Vector3) -> Set<Int> {
         var occluded = Set<Int>()
+        // Sightings count only while their points are in the map, like a plane's support: over a
+        // long session the few mistriangulated points seen through a real wall must not add up.
+        let present = Set(ids)
         for id in planes.keys.sorted() {
             guard let plane = planes[id], plane.boundary.count >= 3 else { continue }
             let cameraSide = plane.normal.dot(camera) - plane.offset
@@ -29,7 +32,7 @@ extension PlaneTracker {
             let hull = plane.planarBoundary
             let orientation: Double = ConvexPolygon.signedArea(hull) >= 0 ? 1 : -1
             let own = Set(support[id]?.ids ?? [])
-            var sightings = seenThrough[id] ?? []
+            var sightings = (seenThrough[id] ?? []).intersection(present)
             var now: [Int] = []
             for i in points.indices where visible[i] && !own.contains(ids[i]) {
                 let pointSide = plane.normal.dot(points[i]) - plane.offset
