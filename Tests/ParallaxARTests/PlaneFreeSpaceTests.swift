@@ -4,8 +4,8 @@ import Testing
 
 @testable import ParallaxAR
 
-/// Free-space evidence against planes (`PlaneTracker+FreeSpace.swift`): sight lines through a
-/// plane refute it, or refute the points behind an established one.
+/// Free-space evidence against planes (`PlaneTracker+FreeSpace.swift`): a plane seen through by
+/// as many points as support it is a phantom.
 @Suite struct PlaneFreeSpaceTests {
     /// A `size` × `size` m grid of `n` × `n` points at height `z` (ids from `firstID`).
     static func slab(z: Double, size: Double = 2, n: Int, firstID: Int, noise: inout PlaneTrackerTests.Noise) -> [MapPoint] {
@@ -67,9 +67,10 @@ import Testing
         #expect(tracker.planes.values.contains { $0.classification == .floor })
     }
 
-    /// Points seen behind an established wall (mistriangulated, 30 cm outside the room) join no
-    /// plane and found none; the wall stays.
-    @Test func pointsBehindEstablishedWallAreRefuted() throws {
+    /// A wall seen through by a few mistriangulated points (30 cm outside the room, fewer than
+    /// its support) stays; the points are not refuted (a drifting tracker sees a real wall again
+    /// a few centimetres behind its first fit).
+    @Test func wallSeenThroughByFewPointsStays() throws {
         var noise = PlaneTrackerTests.Noise(state: 9)
         var tracker = PlaneTracker(detection: [.vertical])
         func wall(y: Double, nx: Int, nz: Int, firstID: Int) -> [MapPoint] {
@@ -83,16 +84,16 @@ import Testing
         let front = wall(y: 2, nx: 12, nz: 8, firstID: 0)
         _ = tracker.update(points: front, visible: Set(front.map(\.id)), cameraPosition: camera, timestamp: 0)
         let wallPlane = try #require(tracker.planes.values.first)
-        let behind = wall(y: 2.3, nx: 6, nz: 5, firstID: 1000).map {
+        let behind = wall(y: 2.3, nx: 5, nz: 4, firstID: 1000).map {
             MapPoint(id: $0.id, position: Vector3($0.position.x * 0.5, $0.position.y, 0.6 + $0.position.z * 0.4), covariance: $0.covariance)
         }
         for t in 1...3 {
             _ = tracker.update(points: front + behind, visible: Set((front + behind).map(\.id)), cameraPosition: camera,
                                timestamp: Double(t))
         }
-        #expect(tracker.planes.count == 1)
         #expect(tracker.planes[wallPlane.id] != nil)
-        #expect(behind.allSatisfy { tracker.refutedIDs.contains($0.id) })
+        #expect(tracker.seenThrough[wallPlane.id]?.count == behind.count)
+        #expect(tracker.refutedIDs.isEmpty)
     }
 
     @Test func insideDepthOfASquare() {

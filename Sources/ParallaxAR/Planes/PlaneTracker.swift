@@ -84,8 +84,8 @@ struct PlaneTracker {
     var minimumPointSigma = 0.01
     /// Free space (`PlaneTracker+FreeSpace.swift`): ids of the points seen through each plane.
     var seenThrough: [Int: Set<UInt64>] = [:]
-    /// Ids of points that may neither join nor found a plane: seen through an established plane
-    /// (behind an opaque surface), or the support of a plane removed as a phantom.
+    /// Ids of points that may neither join nor found a plane: the support of a plane removed as a
+    /// phantom (see `PlaneTracker+FreeSpace.swift`).
     var refutedIDs: Set<UInt64> = []
     /// Distance (m) beyond a plane a point must lie (at least) for its sight line to cross it.
     var seeThroughMargin = 0.05
@@ -93,10 +93,6 @@ struct PlaneTracker {
     var seeThroughInset = 0.1
     /// Distinct points seen through a plane before it can be removed as a phantom.
     var minimumSightings = 15
-    /// Support (points) from which a plane counts as established: points seen through it are outliers.
-    var establishedSupport = 50
-    /// Support per sighting an established plane keeps.
-    var establishedRatio = 3
 
     init(detection: PlaneDetection) { self.detection = detection }
 
@@ -195,13 +191,10 @@ struct PlaneTracker {
 
         var seenThroughRemoved: [Int] = []
         if let visible {
-            let occluded = recordSightLines(points, ids: pointIDs, visible: pointIDs.map { visible.contains($0) },
-                                            covariances: covariances, camera: cameraPosition)
-            for i in occluded {
-                free[i] = false
-                refutedIDs.insert(pointIDs[i])
-            }
+            recordSightLines(points, ids: pointIDs, visible: pointIDs.map { visible.contains($0) },
+                             covariances: covariances, camera: cameraPosition)
             seenThroughRemoved = removeSeenThroughPlanes()
+            for i in points.indices where refutedIDs.contains(pointIDs[i]) { free[i] = false }
         }
         if detectionGate.shouldDetect(free: (0..<points.count).filter { free[$0] }.map { pointIDs[$0] }) {
             let planesBefore = planes.count
