@@ -98,10 +98,10 @@ import Testing
 
     @Test func insideDepthOfASquare() {
         let square = [Vector2(0, 0), Vector2(2, 0), Vector2(2, 2), Vector2(0, 2)]  // counter-clockwise
-        #expect(abs(PlaneTracker.insideDepth(Vector2(1, 1), square, orientation: 1) - 1) < 1e-12)
-        #expect(abs(PlaneTracker.insideDepth(Vector2(0.3, 1), square, orientation: 1) - 0.3) < 1e-12)
-        #expect(PlaneTracker.insideDepth(Vector2(-0.5, 1), square, orientation: 1) < 0)
+        #expect(abs(ConvexPolygon.insideDepth(Vector2(1, 1), inConvex: square, orientation: 1) - 1) < 1e-12)
+        #expect(abs(ConvexPolygon.insideDepth(Vector2(0.3, 1), inConvex: square, orientation: 1) - 0.3) < 1e-12)
+        #expect(ConvexPolygon.insideDepth(Vector2(-0.5, 1), inConvex: square, orientation: 1) < 0)
         let clockwise = Array(square.reversed())
-        #expect(abs(PlaneTracker.insideDepth(Vector2(1, 1), clockwise, orientation: -1) - 1) < 1e-12)
+        #expect(abs(ConvexPolygon.insideDepth(Vector2(1, 1), inConvex: clockwise, orientation: -1) - 1) < 1e-12)
     }
 }

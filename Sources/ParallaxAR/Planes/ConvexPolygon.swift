@@ -123,6 +123,21 @@ public enum ConvexPolygon {
         return inside ? 0 : best
     }
 
+    /// How deep `p` lies inside the convex polygon `poly` (negative outside): the smallest
+    /// distance to an edge's line. `orientation` is +1 for a counter-clockwise polygon, −1 for a
+    /// clockwise one (the sign of ``signedArea(_:)``).
+    public static func insideDepth(_ p: Vector2, inConvex poly: [Vector2], orientation: Double) -> Double {
+        var depth = Double.infinity
+        for k in poly.indices {
+            let a = poly[k], b = poly[(k + 1) % poly.count]
+            let e = b - a
+            let length = e.norm
+            guard length > 1e-9 else { continue }
+            depth = min(depth, orientation * (e.x * (p.y - a.y) - e.y * (p.x - a.x)) / length)
+        }
+        return depth
+    }
+
     /// An in-plane basis `(e1, e2)` with `e1 × e2 = n` for the unit normal `n` of a plane in the
     /// z-up world: the polygons here are plane points in these coordinates. For vertical planes
     /// `e2` is up.

@@ -29,16 +29,20 @@ extension PlaneTracker {
             guard abs(cameraSide) > seeThroughMargin else { continue }
             let hull = plane.planarBoundary
             let orientation: Double = ConvexPolygon.signedArea(hull) >= 0 ? 1 : -1
-            let own = Set(support[id]?.ids ?? [])
             var sightings = (seenThrough[id] ?? []).intersection(present)
-            for i in points.indices where visible[i] && !own.contains(ids[i]) {
+            // The plane's own points lie within its band, nearer than the margin: the geometric
+            // tests reject them first, so their id set is built only if a sighting needs it.
+            var own: Set<UInt64>?
+            for i in points.indices where visible[i] {
                 let pointSide = plane.normal.dot(points[i]) - plane.offset
                 // Beyond the plane by more than the margin and the point's own uncertainty (3σ).
                 let sigma = plane.normal.dot(covariances[i] * plane.normal).squareRoot()
                 guard pointSide * cameraSide < 0, abs(pointSide) > max(seeThroughMargin, 3 * sigma) else { continue }
                 let crossing = camera + (points[i] - camera) * (cameraSide / (cameraSide - pointSide))
-                guard Self.insideDepth(plane.planar(crossing), hull, orientation: orientation) >= seeThroughInset else { continue }
-                sightings.insert(ids[i])
+                guard ConvexPolygon.insideDepth(plane.planar(crossing), inConvex: hull, orientation: orientation) >= seeThroughInset
+                else { continue }
+                if own == nil { own = Set(support[id]?.ids ?? []) }
+                if own?.contains(ids[i]) == false { sightings.insert(ids[i]) }
             }
             seenThrough[id] = sightings
         }
@@ -58,19 +62,5 @@ extension PlaneTracker {
             removed.append(id)
         }
         return removed
-    }
-
-    /// How deep `p` lies inside the convex polygon `hull` (m; negative outside): the smallest
-    /// distance to an edge's line. `orientation` is +1 for a counter-clockwise hull.
-    static func insideDepth(_ p: Vector2, _ hull: [Vector2], orientation: Double) -> Double {
-        var depth = Double.infinity
-        for k in hull.indices {
-            let a = hull[k], b = hull[(k + 1) % hull.count]
-            let e = b - a
-            let length = e.norm
-            guard length > 1e-9 else { continue }
-            depth = min(depth, orientation * (e.x * (p.y - a.y) - e.y * (p.x - a.x)) / length)
-        }
-        return depth
     }
 }

@@ -60,13 +60,16 @@ extension EstimatorCore {
         return selected
     }
 
+    /// The image noise σ in normalised coordinates (pixels over cam0's mean focal length): the
+    /// updater's measurement noise and the feature points' triangulation noise.
+    var normalizedPixelNoise: Double { configuration.pixelNoiseSigma / (0.5 * (camera0Model.fx + camera0Model.fy)) }
+
     /// Chooses the tracks to use this frame, updates, and marginalises the oldest clones when full.
     mutating func runUpdates(_ s: inout FilterState, current frame: FeatureFrame) {
         let currentIDs = Set(frame.features.map(\.id))
         let selected = selectTracksForUpdate(s, currentIDs: currentIDs)
         if !selected.isEmpty {
-            let sigma = configuration.pixelNoiseSigma / (0.5 * (camera0Model.fx + camera0Model.fy))
-            var updater = MSCKFUpdater(sigma: sigma, chiSquaredProbability: configuration.chiSquaredProbability)
+            var updater = MSCKFUpdater(sigma: normalizedPixelNoise, chiSquaredProbability: configuration.chiSquaredProbability)
             updater.outlierSigmas = configuration.outlierSigmas
             updater.maxTriangulationError = configuration.maxTriangulationError
             if s.timestamp - (health.startTime ?? s.timestamp) < configuration.lowParallaxWindow {
@@ -95,7 +98,7 @@ extension EstimatorCore {
         var cloneByFrame: [Int: Clone] = [:]
         for c in s.clones { cloneByFrame[c.frame] = c }
         var out: [TrackedFeaturePoint] = []
-        let sigma = configuration.pixelNoiseSigma / (0.5 * (camera0Model.fx + camera0Model.fy))
+        let sigma = normalizedPixelNoise
         for f in frame.features {
             guard let t = features.track(f.id) else { continue }
             var window: [Int: FeaturePointHistory.View] = [:]

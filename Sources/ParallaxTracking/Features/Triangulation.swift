@@ -10,16 +10,7 @@ enum Triangulation {
     static func triangulate(_ obs: [Observation], poses: [(Matrix3, Vector3)], rig: CameraRig,
                             iterations: Int = 5, minParallax: Double = 0.01, maxErrorNormalized: Double = 0.01)
         -> Vector3? {
-        var rays: [(Matrix3, Vector3, Vector2)] = []   // R_world_cam, p_world_cam, normalised coordinates
-        rays.reserveCapacity(obs.count * 2)
-        for (k, o) in obs.enumerated() {
-            let (r0, p0) = rig.cameraPose(0, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
-            rays.append((r0, p0, o.left))
-            if let rn = o.right, rig.hasRight {
-                let (r1, p1) = rig.cameraPose(1, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
-                rays.append((r1, p1, rn))
-            }
-        }
+        let rays = Self.rays(obs, poses: poses, rig: rig)
         guard rays.count >= 2 else { return nil }
         // Linear: minimise Σ ‖(I − b bᵀ)(X − c)‖².
         var a = Matrix3.zero, rhs = Vector3.zero
@@ -45,10 +36,7 @@ enum Triangulation {
                 guard pc.z > 1e-3 else { return nil }
                 let iz = 1 / pc.z
                 let e = Vector2(z.x - pc.x * iz, z.y - pc.y * iz)
-                // d(proj)/d(pc) rows, times R_wcᵀ.
-                let rt = r.transpose
-                let j0 = (rt.row(0) - rt.row(2) * (pc.x * iz)) * iz
-                let j1 = (rt.row(1) - rt.row(2) * (pc.y * iz)) * iz
+                let (j0, j1) = projectionJacobian(pc, R_world_cam: r)
                 h = h + Matrix3.outer(j0, j0) + Matrix3.outer(j1, j1)
                 g += j0 * e.x + j1 * e.y
             }
@@ -77,19 +65,37 @@ enum Triangulation {
     static func pointCovariance(_ x: Vector3, _ obs: [Observation], poses: [(Matrix3, Vector3)], rig: CameraRig,
                                 sigmaNormalized: Double) -> Matrix3? {
         var h = Matrix3.zero
-        for (k, o) in obs.enumerated() {
-            for camera in (o.right != nil && rig.hasRight) ? [0, 1] : [0] {
-                let (r, c) = rig.cameraPose(camera, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
-                let pc = r.transpose * (x - c)
-                guard pc.z > 1e-3 else { return nil }
-                let iz = 1 / pc.z
-                let rt = r.transpose
-                let j0 = (rt.row(0) - rt.row(2) * (pc.x * iz)) * iz
-                let j1 = (rt.row(1) - rt.row(2) * (pc.y * iz)) * iz
-                h = h + Matrix3.outer(j0, j0) + Matrix3.outer(j1, j1)
-            }
+        for (r, c, _) in rays(obs, poses: poses, rig: rig) {
+            let pc = r.transpose * (x - c)
+            guard pc.z > 1e-3 else { return nil }
+            let (j0, j1) = projectionJacobian(pc, R_world_cam: r)
+            h = h + Matrix3.outer(j0, j0) + Matrix3.outer(j1, j1)
         }
         return h.inverse.map { $0 * (sigmaNormalized * sigmaNormalized) }
+    }
+
+    /// The rays of a track: (R_world_cam, camera centre in the world, normalised coordinates), cam0's
+    /// for every observation and cam1's where the stereo match passed.
+    static func rays(_ obs: [Observation], poses: [(Matrix3, Vector3)], rig: CameraRig) -> [(Matrix3, Vector3, Vector2)] {
+        var rays: [(Matrix3, Vector3, Vector2)] = []
+        rays.reserveCapacity(obs.count * 2)
+        for (k, o) in obs.enumerated() {
+            let (r0, p0) = rig.cameraPose(0, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
+            rays.append((r0, p0, o.left))
+            if let rn = o.right, rig.hasRight {
+                let (r1, p1) = rig.cameraPose(1, bodyRotation: poses[k].0, bodyPosition: poses[k].1)
+                rays.append((r1, p1, rn))
+            }
+        }
+        return rays
+    }
+
+    /// Rows of ∂(x/z, y/z)/∂X for a world point X seen at `pc` in a camera turned by `R_world_cam`
+    /// (the projection's derivative times R_world_camᵀ).
+    static func projectionJacobian(_ pc: Vector3, R_world_cam r: Matrix3) -> (Vector3, Vector3) {
+        let iz = 1 / pc.z
+        let rt = r.transpose
+        return ((rt.row(0) - rt.row(2) * (pc.x * iz)) * iz, (rt.row(1) - rt.row(2) * (pc.y * iz)) * iz)
     }
 
     /// Parallax of unit bearings in one frame: the largest angle (rad) between the first and any
