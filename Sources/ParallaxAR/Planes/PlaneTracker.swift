@@ -96,6 +96,12 @@ struct PlaneTracker {
 
     init(detection: PlaneDetection) { self.detection = detection }
 
+    /// Replaces a known plane's state (its geometry moved with the map).
+    mutating func setPlane(_ plane: DetectedPlane) {
+        guard planes[plane.id] != nil else { return }
+        planes[plane.id] = plane
+    }
+
     /// Drops a plane (the user removed its anchor); it may be detected again later.
     mutating func forget(planeID: Int) {
         planes[planeID] = nil

@@ -80,6 +80,34 @@ struct LandmarkMap {
         if entries.count > capacity { evictStale() }
     }
 
+    /// Moves every point by the rigid transform `correction` gives for its position (a loop
+    /// closure's correction of the map near it); covariances turn with it. Points that land in
+    /// one voxel keep the most recently seen (ties: the lower id), as ``insert(_:)`` would.
+    mutating func move(by correction: (Vector3) -> RigidTransform) {
+        guard !entries.isEmpty else { return }
+        occupant = [:]
+        for id in entries.keys.sorted() {
+            guard var e = entries[id] else { continue }
+            let T = correction(e.point.position)
+            let R = T.rotationMatrix
+            e.point.position = T * e.point.position
+            e.point.covariance = R * e.point.covariance * R.transpose
+            e.voxel = voxel(of: e.point.position)
+            entries[id] = e
+        }
+        for id in entries.keys.sorted() {
+            guard let e = entries[id] else { continue }
+            if let other = occupant[e.voxel], let o = entries[other], o.lastSeen >= e.lastSeen {
+                entries[id] = nil
+                continue
+            } else if let other = occupant[e.voxel] {
+                entries[other] = nil
+            }
+            occupant[e.voxel] = id
+        }
+        changed()
+    }
+
     /// Empties the map.
     mutating func removeAll() {
         entries = [:]

@@ -27,7 +27,7 @@ extension Session {
             throw WorldMapUnavailable(description: "not enough of the scene is mapped yet (no keyframe)")
         }
         // A loop closure still being optimised belongs in the saved map: wait for it.
-        if let loop = mapping.mapper.finishPendingLoopClosure() { moveAnchors(with: loop) }
+        if let loop = mapping.mapper.finishPendingLoopClosure() { follow(loop) }
         guard let T_A_W = worldTransform else {
             throw WorldMapUnavailable(description: "not enough of the scene is mapped yet (no keyframe)")
         }
@@ -64,7 +64,7 @@ extension Session {
         let m = mapping.mapper.process(timestamp: timestamp, trackingState: output.trackingState, T_odom_camera: T_odom_camera,
                                        featurePoints: points, image: image, positionSigma: output.tracking?.positionSigma)
         mapping.last = m
-        if let loop = m.loopClosure { moveAnchors(with: loop) }
+        if let loop = m.loopClosure { follow(loop) }
         var out = output
         out.T_world_body = output.T_world_body.map { m.T_world_odom * $0 }
         let R = m.T_world_odom.rotationMatrix
@@ -73,6 +73,24 @@ extension Session {
         }
         if !m.isAligned, output.T_world_body != nil { out.trackingState = .limited(.relocalizing) }
         return out
+    }
+
+    /// A loop closure moved the keyframes: what the session placed in the world moves with them.
+    func follow(_ loop: LoopClosureEvent) {
+        moveAnchors(with: loop)
+        movePlaneMap(with: loop)
+    }
+
+    /// A loop closure moved the keyframes: the plane map's points and planes move with the
+    /// keyframes nearest to them, as user anchors do, and the delegate hears `didUpdate` for the
+    /// plane anchors (see `PlaneTracker.move(by:)` for why).
+    func movePlaneMap(with loop: LoopClosureEvent) {
+        landmarks.move(by: loop.correction(near:))
+        guard var tracker = planes else { return }
+        let moved = tracker.move(by: loop.correction(near:))
+        planes = tracker
+        guard let T_A_W = worldTransform, !moved.isEmpty else { return }
+        applyPlaneChanges(PlaneChanges(planes: moved), T_A_W: T_A_W)
     }
 
     /// A loop closure moved the keyframes: each user anchor moves with the keyframe nearest to it
