@@ -67,6 +67,10 @@ extension WorldMapper {
             return nil
         }
         guard let latest = keyframes.last(where: { loops.records[$0.id]?.segment == segment }) else { return nil }
+        // A camera that stays put adds no keyframe: after the loop age has passed, it finds its
+        // own latest keyframe. An edge from a keyframe to itself constrains nothing (a hovering
+        // drone on MH_01 started twelve optimisations this way).
+        guard latest.id != oldID else { return nil }
         let detection = LoopCloser.Detection(timestamp: timestamp, segment: segment, old: oldKeyframe, latest: latest, T_world_camera: r.T_world_camera,
                                              T_odom_camera: T_oc, edgeAdded: r.inlierCount >= loops.configuration.minimumInliers)
         let earlier = loops.lastDetection
