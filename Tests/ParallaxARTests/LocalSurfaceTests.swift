@@ -44,4 +44,27 @@ import Testing
         let points = [Vector3(0, 0, 0), Vector3(1, 0, 0), Vector3(0, 1, 0)]
         #expect(LocalSurfaces.classify(points, indices: [0, 1, 2]) == [.sparse, .sparse, .sparse])
     }
+
+    /// The cache answers exactly as a fresh classification while points arrive, move and leave
+    /// (a slanted patch, a wall and clutter that change over eight updates).
+    @Test func cacheMatchesAFreshClassification() {
+        var noise = PlaneTrackerTests.Noise(state: 21)
+        var map: [UInt64: Vector3] = [:]
+        for (i, p) in Self.walls().enumerated() where i % 3 == 0 { map[UInt64(i)] = p }
+        var cache = LocalSurfaceCache()
+        var nextID: UInt64 = 100_000
+        for step in 0..<8 {
+            let ids = map.keys.sorted()
+            let points = ids.map { map[$0]! }
+            let indices = Array(stride(from: step % 2, to: points.count, by: 2))
+            #expect(cache.classify(points, ids: ids, indices: indices) == LocalSurfaces.classify(points, indices: indices))
+            // Move a few points on one wall, remove some, add clutter near another.
+            for id in ids.prefix(40) { map[id] = map[id]! + Vector3(noise.next(0.05), noise.next(0.05), noise.next(0.05)) }
+            for id in ids.suffix(30) { map[id] = nil }
+            for _ in 0..<25 {
+                map[nextID] = Vector3(1.8 + noise.next(0.2), noise.next(1), 1 + noise.next(0.5))
+                nextID += 1
+            }
+        }
+    }
 }

@@ -54,27 +54,8 @@ enum LocalSurfaces {
     static func classify(_ points: [Vector3], indices: [Int]) -> [LocalSurface] {
         var result = [LocalSurface](repeating: .sparse, count: points.count)
         guard !indices.isEmpty else { return result }
-        func cell(_ p: Vector3) -> SIMD3<Int> {
-            SIMD3(Int((p.x / radius).rounded(.down)), Int((p.y / radius).rounded(.down)), Int((p.z / radius).rounded(.down)))
-        }
-        var grid: [SIMD3<Int>: [Int]] = [:]
-        for (i, p) in points.enumerated() { grid[cell(p), default: []].append(i) }
-        let r2 = radius * radius
-        for i in indices {
-            let p = points[i], c = cell(p)
-            var neighbours: [Vector3] = []
-            for dx in -1...1 {
-                for dy in -1...1 {
-                    for dz in -1...1 {
-                        for j in grid[c &+ SIMD3(dx, dy, dz)] ?? [] where (points[j] - p).squaredNorm <= r2 {
-                            neighbours.append(points[j])
-                        }
-                    }
-                }
-            }
-            guard neighbours.count >= minimumNeighbours else { continue }
-            result[i] = verdict(neighbours)
-        }
+        let grid = NeighbourGrid(points)
+        for i in indices { result[i] = grid.verdict(of: i, in: points) }
         return result
     }
 
@@ -93,14 +74,97 @@ enum LocalSurfaces {
     }
 }
 
+/// Points binned in cubic cells of ``LocalSurfaces/radius``: a point's neighbours lie in the
+/// 3 × 3 × 3 cells around its own.
+struct NeighbourGrid {
+    private(set) var cells: [SIMD3<Int>: [Int]] = [:]
+
+    init(_ points: [Vector3]) {
+        for (i, p) in points.enumerated() { cells[Self.cell(p), default: []].append(i) }
+    }
+
+    static func cell(_ p: Vector3) -> SIMD3<Int> {
+        let r = LocalSurfaces.radius
+        return SIMD3(Int((p.x / r).rounded(.down)), Int((p.y / r).rounded(.down)), Int((p.z / r).rounded(.down)))
+    }
+
+    /// Indices of the points in the cells around `cell` (itself included), cell by cell.
+    func around(_ cell: SIMD3<Int>) -> [Int] {
+        var out: [Int] = []
+        for dx in -1...1 {
+            for dy in -1...1 {
+                for dz in -1...1 { out += cells[cell &+ SIMD3(dx, dy, dz)] ?? [] }
+            }
+        }
+        return out
+    }
+
+    /// ``LocalSurfaces/verdict(_:)`` of `points[i]` from its neighbours within the radius.
+    func verdict(of i: Int, in points: [Vector3]) -> LocalSurface {
+        let p = points[i], r2 = LocalSurfaces.radius * LocalSurfaces.radius
+        let neighbours = around(Self.cell(p)).lazy.map { points[$0] }.filter { ($0 - p).squaredNorm <= r2 }
+        let list = Array(neighbours)
+        return list.count >= LocalSurfaces.minimumNeighbours ? LocalSurfaces.verdict(list) : .sparse
+    }
+}
+
+/// Local-surface verdicts kept from one update to the next: a verdict depends only on the points
+/// within ``LocalSurfaces/radius``, so it stays valid while no point in the 3 × 3 × 3 cells around
+/// its point arrived, moved or left. Only the part of the map the camera sees changes per frame,
+/// so most free points keep their verdict, and plane detection's cost stops growing with the
+/// number of unassigned points. The answers are exactly those of ``LocalSurfaces/classify(_:indices:)``.
+struct LocalSurfaceCache {
+    private var positions: [UInt64: Vector3] = [:]
+    private var verdicts: [UInt64: LocalSurface] = [:]
+
+    /// The verdicts for `indices` (others `.sparse`), as ``LocalSurfaces/classify(_:indices:)``.
+    mutating func classify(_ points: [Vector3], ids: [UInt64], indices: [Int]) -> [LocalSurface] {
+        var result = [LocalSurface](repeating: .sparse, count: points.count)
+        let grid = NeighbourGrid(points)
+        invalidate(points, ids: ids, grid: grid)
+        for i in indices {
+            if let known = verdicts[ids[i]] {
+                result[i] = known
+            } else {
+                result[i] = grid.verdict(of: i, in: points)
+                verdicts[ids[i]] = result[i]
+            }
+        }
+        return result
+    }
+
+    /// Drops the verdicts of every point near a point that arrived, moved or left since the last call.
+    private mutating func invalidate(_ points: [Vector3], ids: [UInt64], grid: NeighbourGrid) {
+        var dirty = Set<SIMD3<Int>>()
+        var present = [UInt64: Vector3]()
+        present.reserveCapacity(points.count)
+        for (i, p) in points.enumerated() {
+            present[ids[i]] = p
+            if let old = positions[ids[i]] {
+                guard old != p else { continue }
+                dirty.insert(NeighbourGrid.cell(old))
+            }
+            dirty.insert(NeighbourGrid.cell(p))
+        }
+        for (id, old) in positions where present[id] == nil {
+            dirty.insert(NeighbourGrid.cell(old))
+            verdicts[id] = nil
+        }
+        positions = present
+        for cell in dirty {
+            for i in grid.around(cell) { verdicts[ids[i]] = nil }
+        }
+    }
+}
+
 extension PlaneTracker {
     /// Local surfaces of the points that would newly join a plane (near one, `owner[i] ≥ 0`, and
     /// not among its inliers at the last refit); `.sparse` for all others. Points already in a
     /// plane's support keep their place, so the check costs only what arrives.
-    func joinerSurfaces(_ points: [Vector3], ids: [UInt64], owner: [Int]) -> [LocalSurface] {
+    mutating func joinerSurfaces(_ points: [Vector3], ids: [UInt64], owner: [Int]) -> [LocalSurface] {
         var supported = Set<UInt64>()
         for s in support.values { supported.formUnion(s.ids) }
         let joiners = points.indices.filter { owner[$0] >= 0 && !supported.contains(ids[$0]) }
-        return LocalSurfaces.classify(points, indices: joiners)
+        return surfaceCache.classify(points, ids: ids, indices: joiners)
     }
 }

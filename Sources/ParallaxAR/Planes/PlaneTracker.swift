@@ -82,6 +82,8 @@ struct PlaneTracker {
     private var currentIDs: [UInt64] = []
     /// Floor on each point's standard deviation along the normal in the weighted fit (m).
     var minimumPointSigma = 0.01
+    /// Local-surface verdicts kept between updates (see ``LocalSurfaceCache``).
+    var surfaceCache = LocalSurfaceCache()
     /// Free space (`PlaneTracker+FreeSpace.swift`): ids of the points seen through each plane.
     var seenThrough: [Int: Set<UInt64>] = [:]
     /// Ids of points that may neither join nor found a plane: the support of a plane removed as a
@@ -204,7 +206,7 @@ struct PlaneTracker {
         }
         if detectionGate.shouldDetect(free: (0..<points.count).filter { free[$0] }.map { pointIDs[$0] }) {
             let planesBefore = planes.count
-            let surfaces = LocalSurfaces.classify(points, indices: (0..<points.count).filter { free[$0] })
+            let surfaces = surfaceCache.classify(points, ids: pointIDs, indices: (0..<points.count).filter { free[$0] })
             if detection.contains(.horizontal) {
                 detectHorizontal(points, free: &free, surfaces: surfaces, camera: cameraPosition, time: timestamp)
             }
