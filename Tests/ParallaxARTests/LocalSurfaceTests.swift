@@ -57,7 +57,7 @@ import Testing
             let ids = map.keys.sorted()
             let points = ids.map { map[$0]! }
             let indices = Array(stride(from: step % 2, to: points.count, by: 2))
-            #expect(cache.classify(points, ids: ids, indices: indices) == LocalSurfaces.classify(points, indices: indices))
+            #expect(cache.classify(points, ids: ids, indices: indices, update: step) == LocalSurfaces.classify(points, indices: indices))
             // Move a few points on one wall, remove some, add clutter near another.
             for id in ids.prefix(40) { map[id] = map[id]! + Vector3(noise.next(0.05), noise.next(0.05), noise.next(0.05)) }
             for id in ids.suffix(30) { map[id] = nil }

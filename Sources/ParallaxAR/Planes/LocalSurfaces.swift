@@ -116,12 +116,22 @@ struct NeighbourGrid {
 struct LocalSurfaceCache {
     private var positions: [UInt64: Vector3] = [:]
     private var verdicts: [UInt64: LocalSurface] = [:]
+    /// The grid of the points of update ``syncedUpdate``, when the cache was last brought up to date.
+    private var grid = NeighbourGrid([])
+    private var syncedUpdate: Int?
 
     /// The verdicts for `indices` (others `.sparse`), as ``LocalSurfaces/classify(_:indices:)``.
-    mutating func classify(_ points: [Vector3], ids: [UInt64], indices: [Int]) -> [LocalSurface] {
+    /// `update` names the map state: calls with the same token share one grid and one invalidation
+    /// pass (a plane-tracker update asks twice, for joiners and for detection). Changes between two
+    /// calls are found by comparing positions, so updates without a call cost nothing.
+    mutating func classify(_ points: [Vector3], ids: [UInt64], indices: [Int], update: Int) -> [LocalSurface] {
         var result = [LocalSurface](repeating: .sparse, count: points.count)
-        let grid = NeighbourGrid(points)
-        invalidate(points, ids: ids, grid: grid)
+        guard !indices.isEmpty else { return result }
+        if syncedUpdate != update {
+            grid = NeighbourGrid(points)
+            invalidate(points, ids: ids)
+            syncedUpdate = update
+        }
         for i in indices {
             if let known = verdicts[ids[i]] {
                 result[i] = known
@@ -134,7 +144,7 @@ struct LocalSurfaceCache {
     }
 
     /// Drops the verdicts of every point near a point that arrived, moved or left since the last call.
-    private mutating func invalidate(_ points: [Vector3], ids: [UInt64], grid: NeighbourGrid) {
+    private mutating func invalidate(_ points: [Vector3], ids: [UInt64]) {
         var dirty = Set<SIMD3<Int>>()
         var present = [UInt64: Vector3]()
         present.reserveCapacity(points.count)
@@ -151,8 +161,17 @@ struct LocalSurfaceCache {
             verdicts[id] = nil
         }
         positions = present
+        // Neighbouring dirty cells share most of their surroundings: clear each cell once.
+        var affected = Set<SIMD3<Int>>()
         for cell in dirty {
-            for i in grid.around(cell) { verdicts[ids[i]] = nil }
+            for dx in -1...1 {
+                for dy in -1...1 {
+                    for dz in -1...1 { affected.insert(cell &+ SIMD3(dx, dy, dz)) }
+                }
+            }
+        }
+        for cell in affected {
+            for i in grid.cells[cell] ?? [] { verdicts[ids[i]] = nil }
         }
     }
 }
@@ -165,6 +184,6 @@ extension PlaneTracker {
         var supported = Set<UInt64>()
         for s in support.values { supported.formUnion(s.ids) }
         let joiners = points.indices.filter { owner[$0] >= 0 && !supported.contains(ids[$0]) }
-        return surfaceCache.classify(points, ids: ids, indices: joiners)
+        return surfaceCache.classify(points, ids: ids, indices: joiners, update: updateCount)
     }
 }

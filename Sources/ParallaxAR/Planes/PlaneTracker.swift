@@ -77,7 +77,8 @@ struct PlaneTracker {
     private var nextID = 0
     private var rng: UInt64 = 0x9A4A_11E5
     private var cameraHeightSum = 0.0
-    private var cameraCount = 0
+    /// Updates so far (one camera position each): also the token of the current update.
+    private(set) var updateCount = 0
     private var covariances: [Matrix3] = []
     private var currentIDs: [UInt64] = []
     /// Floor on each point's standard deviation along the normal in the weighted fit (m).
@@ -123,7 +124,7 @@ struct PlaneTracker {
         currentIDs = pointIDs
         retireEvicted(present: Set(pointIDs))
         cameraHeightSum += cameraPosition.z
-        cameraCount += 1
+        updateCount += 1
         // Nothing in a room lies below its floor: such points are mistriangulated and would tie
         // the floor's edge to a wall, or found a wall that reaches under the floor.
         let lowest = (floorLevel ?? -.infinity) - belowFloorTolerance
@@ -206,7 +207,7 @@ struct PlaneTracker {
         }
         if detectionGate.shouldDetect(free: (0..<points.count).filter { free[$0] }.map { pointIDs[$0] }) {
             let planesBefore = planes.count
-            let surfaces = surfaceCache.classify(points, ids: pointIDs, indices: (0..<points.count).filter { free[$0] })
+            let surfaces = surfaceCache.classify(points, ids: pointIDs, indices: (0..<points.count).filter { free[$0] }, update: updateCount)
             if detection.contains(.horizontal) {
                 detectHorizontal(points, free: &free, surfaces: surfaces, camera: cameraPosition, time: timestamp)
             }
@@ -459,7 +460,7 @@ struct PlaneTracker {
     /// Height of the floor (m, W): the lowest upward-facing plane of at least ``minimumFloorArea``
     /// at least 1 m below the mean camera height; nil before one is found.
     var floorLevel: Double? {
-        let cameraHeight = cameraHeightSum / Double(max(cameraCount, 1))
+        let cameraHeight = cameraHeightSum / Double(max(updateCount, 1))
         return planes.values.filter {
             $0.alignment == .horizontal && $0.normal.z > 0 && cameraHeight - $0.offset > 1.0 && $0.area >= minimumFloorArea
         }.map(\.offset).min()
@@ -471,7 +472,7 @@ struct PlaneTracker {
     /// height; wall: vertical; otherwise none. A low shelf or step a few centimetres above the
     /// floor is none: it is neither the floor's height nor large enough to define the floor.
     private mutating func classify() {
-        let cameraHeight = cameraHeightSum / Double(max(cameraCount, 1))
+        let cameraHeight = cameraHeightSum / Double(max(updateCount, 1))
         let floorLevel = self.floorLevel
         for id in planes.keys {
             guard var p = planes[id] else { continue }

@@ -86,7 +86,8 @@ struct LandmarkMap {
     mutating func move(by correction: (Vector3) -> RigidTransform) {
         guard !entries.isEmpty else { return }
         occupant = [:]
-        for id in entries.keys.sorted() {
+        let ids = entries.keys.sorted()
+        for id in ids {
             guard var e = entries[id] else { continue }
             let T = correction(e.point.position)
             let R = T.rotationMatrix
@@ -95,7 +96,7 @@ struct LandmarkMap {
             e.voxel = voxel(of: e.point.position)
             entries[id] = e
         }
-        for id in entries.keys.sorted() {
+        for id in ids {
             guard let e = entries[id] else { continue }
             if let other = occupant[e.voxel], let o = entries[other], o.lastSeen >= e.lastSeen {
                 entries[id] = nil
