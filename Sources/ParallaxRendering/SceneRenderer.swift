@@ -14,6 +14,11 @@ final class SceneRenderer {
     private var emptyVAO: GLuint = 0
     let cache = ResourceCache()
     private var shadowMaps: ShadowMaps?
+    /// What ``shadowMaps`` hold now (nil: nothing reusable). A shadow map depends on the lights and
+    /// the shadow casters only, never on the camera, so a scene drawn again from another viewpoint
+    /// with the same lights and casters (the simulator renders each camera frame up to 64 times,
+    /// once per rolling-shutter band or blur instant) reuses them instead of drawing them again.
+    private var shadowContent: ShadowContent?
     private(set) var targets: RenderTargets?
     /// When false, lights' `castsShadow` is ignored (benchmarks compare both).
     var shadowsEnabled = true
@@ -107,9 +112,18 @@ final class SceneRenderer {
             let wanted = plan.lights.filter { $0.light.castsShadow }.map(\.light.shadowMapSize).max() ?? 0
             if wanted > 0 {
                 let size = min(max(wanted, 256), 4096)
-                if shadowMaps?.size != size { shadowMaps = try ShadowMaps(size: size, layers: FramePlan.maxShadowMaps) }
+                if shadowMaps?.size != size {
+                    shadowMaps = try ShadowMaps(size: size, layers: FramePlan.maxShadowMaps)
+                    shadowContent = nil
+                }
                 plan.planShadows(mapSize: size)
-                try drawShadowMaps(plan)
+                if plan.shadowLayerCount > 0 {
+                    let content = try ShadowContent(plan, size: size, cache: cache)
+                    if content != shadowContent {
+                        try drawShadowMaps(plan)
+                        shadowContent = content
+                    }
+                }
             }
         }
         glBindFramebuffer(GLenum(gl: GL_FRAMEBUFFER), t.sceneFBO)
@@ -126,6 +140,31 @@ final class SceneRenderer {
         present(t)
         cache.evict()
         try GLInfo.check("drawing the scene")
+    }
+
+    /// The inputs of the shadow pass: map size, each shadow light's layer and matrix, and each caster's
+    /// GPU mesh (held, so its identity cannot be reused), element and model matrix, in draw order.
+    private struct ShadowContent: Equatable {
+        struct Caster: Equatable {
+            let mesh: MeshBuffers
+            let element: Int
+            let model: Matrix4f
+            static func == (a: Caster, b: Caster) -> Bool { a.mesh === b.mesh && a.element == b.element && a.model == b.model }
+        }
+        let size: Int
+        let layers: [Int]
+        let matrices: [Matrix4f]
+        let casters: [Caster]
+
+        init(_ plan: FramePlan, size: Int, cache: ResourceCache) throws {
+            self.size = size
+            let lights = plan.lights.filter { $0.shadowLayer >= 0 }
+            layers = lights.map(\.shadowLayer)
+            matrices = lights.map(\.shadowMatrix)
+            casters = try plan.items.filter(\.castsShadow).map {
+                Caster(mesh: try cache.mesh(for: $0.geometry), element: $0.elementIndex, model: $0.model)
+            }
+        }
     }
 
     private func drawShadowMaps(_ plan: FramePlan) throws {
