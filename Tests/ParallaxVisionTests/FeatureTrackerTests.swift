@@ -113,3 +113,31 @@ import Testing
     #expect(rotationOnly.count >= 20)  // tracked, and consistently wrong: RANSAC cannot tell
     #expect(rotationOnly.filter { abs($0 - shift) < 0.5 }.count <= rotationOnly.count / 10)
 }
+
+/// The predicted patch warp (what temporal KLT resamples its template with): a roll turns the patch
+/// by the roll, walking towards a point at 2 m by 6 cm enlarges it by 2 / 1.94, and a pure shift of
+/// the camera sideways leaves a patch parallel to the image unwarped.
+@Test func patchWarpFollowsTheCameraMotion() throws {
+    let cam = PinholeRadTanCamera(width: 320, height: 240, fx: 300, fy: 300, cx: 160, cy: 120)
+    let tracker = FeatureTracker(camera: cam)
+    let pixel = Vector2(200, 90)
+    let f = TrackedFeature(id: 7, pixel: pixel, normalized: cam.undistort(pixel), rightPixel: nil, rightNormalized: nil, trackLength: 3)
+    func near(_ w: PatchWarp, _ a: PatchWarp, _ tolerance: Double) -> Bool {
+        max(abs(w.a11 - a.a11), abs(w.a12 - a.a12), abs(w.a21 - a.a21), abs(w.a22 - a.a22)) < tolerance
+    }
+    // Roll by 3° about the optical axis (p_cur = R p_prev): the patch turns by the same angle.
+    let roll = 3 * Double.pi / 180
+    let turned = try #require(tracker.patchWarp(f, rotation: SO3.exp(Vector3(0, 0, roll)), translation: nil))
+    #expect(near(turned, PatchWarp(a11: cos(roll), a12: -sin(roll), a21: sin(roll), a22: cos(roll)), 1e-3))
+    // Towards the point: depth 2 m → 1.94 m.
+    let forward = TranslationPrediction(t_cur_prev: Vector3(0, 0, -0.06), depths: [7: 2.0])
+    let closer = try #require(tracker.patchWarp(f, rotation: .identity, translation: forward))
+    #expect(near(closer, PatchWarp(scale: 2 / 1.94), 1e-3))
+    // Sideways: shifted, not warped.
+    let sideways = TranslationPrediction(t_cur_prev: Vector3(0.05, 0, 0), depths: [7: 2.0])
+    let shifted = try #require(tracker.patchWarp(f, rotation: .identity, translation: sideways))
+    #expect(shifted.departure < 1e-6)
+    // Without the feature's depth only the rotation counts.
+    let unknown = TranslationPrediction(t_cur_prev: Vector3(0, 0, -0.06), depths: [8: 2.0])
+    #expect(try #require(tracker.patchWarp(f, rotation: .identity, translation: unknown)).departure < 1e-6)
+}

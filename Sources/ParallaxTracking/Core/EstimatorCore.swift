@@ -310,11 +310,12 @@ struct EstimatorCore {
         // Camera centre displacement (world), then into the current camera: t = −R_wc_curᵀ Δc.
         let R_wc_cur = T_wc.rotationMatrix * R_cur_prev.transpose
         let t = -1.0 * (R_wc_cur.transpose * (s.velocity * dt))
-        let prediction = TranslationPrediction(t_cur_prev: t, depths: lastFeatureDepths())
+        var prediction = TranslationPrediction(t_cur_prev: t, depths: lastFeatureDepths())
+        guard let depth = prediction.typicalDepth else { return nil }
         // A shift of a few pixels is inside KLT's basin whatever the start; only a large one needs
-        // the prediction (otherwise the tracks, and the figures, stay those of the rotation alone).
-        guard let depth = prediction.typicalDepth,
-              camera0Model.fx * Vector2(t.x, t.y).norm / depth >= configuration.translationPredictionMinimumShift else { return nil }
+        // the translated starts (otherwise the starts, and the figures, stay those of the rotation
+        // alone). The patches' scale changes are used whatever the shift.
+        prediction.shiftsStarts = camera0Model.fx * Vector2(t.x, t.y).norm / depth >= configuration.translationPredictionMinimumShift
         return prediction
     }
 
