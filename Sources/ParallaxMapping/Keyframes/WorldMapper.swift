@@ -47,8 +47,15 @@ public struct WorldMapperConfiguration: Sendable {
     /// While refining a placed segment, a relocalization that moves the camera by more than this
     /// (m) …
     public var refinementStep = 0.05
-    /// … needs at least this many PnP inliers (the strong-loop count of ``LoopClosureConfiguration``).
+    /// … needs at least this many PnP inliers (the strong-loop count of ``LoopClosureConfiguration``),
+    /// unless the move is within this many times the drop of the filter's position σ since the
+    /// placement: a filter placed right after a coast (σ 5 cm) settles by centimetres in the next
+    /// few frames as the images come back, and a placement made from its coasted pose must follow
+    /// that. V1_01 stereo, 3 s blackout at 9 s: placed at σ 5.1 cm, the filter moved 6 cm while
+    /// σ fell to 1 cm, and refinements with 19–22 inliers that would have followed were refused.
     public var refinementInliers = 25
+    /// See ``refinementInliers``; 0 turns the allowance off.
+    public var settlingAllowance = 2.0
     /// A first placement without a prediction (a loaded map, or after a reset) with fewer than
     /// ``refinementInliers`` inliers is taken only when a projection search around it verifies it
     /// with at least that many, within these (m, rad) of it.
@@ -162,6 +169,11 @@ public final class WorldMapper {
     /// unaligned by a blind stretch the tracker coasted through, not by a reset.
     private var predictionValid = false
     private var refineUntil: Double?
+    /// The filter's position σ when the current segment was placed (see
+    /// ``WorldMapperConfiguration/settlingAllowance``).
+    private var placementSigma: Double?
+    /// The latest position σ the tracker reported.
+    private var currentSigma: Double?
     private var frameCounter = 0
     private var unalignedSince: Double?
     private let loadedMap: Bool
@@ -211,10 +223,12 @@ public final class WorldMapper {
         }
         loops.moved(to: T_oc, newSegment: !hadPose)
         hadPose = true
+        currentSigma = positionSigma
         if trackingState == .normal {
             if !aligned, predictionValid, acceptsCoastedSegment(positionSigma: positionSigma) {
                 aligned = true
                 refineUntil = timestamp + configuration.refinementWindow
+                placementSigma = positionSigma
                 loops.unverifiedSegment = segment  // placed by the IMU alone: a loop may re-place it
                 coastedAcceptances += 1
             }
@@ -254,7 +268,10 @@ public final class WorldMapper {
                     jointPlacementNow = configuration.jointPlacement && !predictionValid
                 }
                 T_world_odom = place(r, T_odom_camera: T_oc)
-                if !aligned { refineUntil = timestamp + configuration.refinementWindow }
+                if !aligned {
+                    refineUntil = timestamp + configuration.refinementWindow
+                    placementSigma = positionSigma
+                }
                 aligned = true
                 predictionValid = true
                 if loops.unverifiedSegment == segment { loops.unverifiedSegment = nil }
@@ -312,14 +329,18 @@ public final class WorldMapper {
 
     /// Whether relocalization `r` may set the placement: always for a segment not yet placed;
     /// while refining a placed one, a move of the camera beyond
-    /// ``WorldMapperConfiguration/refinementStep`` needs ``WorldMapperConfiguration/refinementInliers``.
+    /// ``WorldMapperConfiguration/refinementStep`` (or beyond what the filter's settling since the
+    /// placement explains, ``WorldMapperConfiguration/settlingAllowance``) needs
+    /// ``WorldMapperConfiguration/refinementInliers``.
     /// A single PnP on a mono map's points with few inliers can be a decimetre off: after a 3 s
     /// blackout on the V1_01 flight, refinements with 16 and 17 inliers moved the camera 13 and
     /// 18 cm in opposite directions, where the hand-held walks' refinements (5–8 cm) had 63–78.
     private func admitsPlacement(_ r: Relocalization, T_odom_camera T_oc: RigidTransform) -> Bool {
         guard aligned, !r.confirmsPrediction else { return true }
         let step = ((T_world_odom * T_oc).translation - r.T_world_camera.translation).norm
-        return step <= configuration.refinementStep || r.inlierCount >= configuration.refinementInliers
+        let settled = max(0, (placementSigma ?? 0) - (currentSigma ?? .infinity))
+        let allowed = max(configuration.refinementStep, configuration.settlingAllowance * settled)
+        return step <= allowed || r.inlierCount >= configuration.refinementInliers
     }
 
     /// The placement to take from relocalization `r`: `r` itself when it had a prediction or
