@@ -57,19 +57,13 @@ struct PlaneWalkTests {
         #expect(quality.missed.allSatisfy { $0 == "wall-right" }, "missed in view: \(quality.missed)")
         if trajectory == "rpng_table_01" { #expect(quality.missed.isEmpty) }
         #expect(try #require(report.floor?.iou) >= 0.7)
-        // Issue 14 asks 0.7 for the table: walk 01 reaches 0.696 (0.701 before the propagator's
-        // closed-form turn of the specific force, 2026-11-26, which took the tracker's ATE on this
-        // walk from 7.6 to 6.7 mm but the table's IoU down by 0.003; 0.698 before the points'
-        // covariances weighted the fit, 2026-11-27), walk 02 0.774.
+        // Issue 14 asks 0.7 for the table. Walk 01 fell short (0.696) until mono KLT templates
+        // were warped as the camera moves (2026-11-27), which took the tracker's ATE on this walk
+        // from 6.6 to 3.4 mm.
         let table = try #require(report.planes.filter { $0.truthID == "table-top/y+" }.compactMap(\.iou).max())
         let tableSeen = try #require(report.planes.filter { $0.truthID == "table-top/y+" }.compactMap(\.iouSeen).max())
-        if trajectory == "rpng_table_01" {
-            withKnownIssue("walk 01's table top: IoU 0.696 against the issue's 0.7") {
-                #expect(table >= 0.7 && tableSeen >= 0.7, "table IoU \(table), seen part \(tableSeen)")
-            }
-        } else {
-            #expect(table >= 0.7 && tableSeen >= 0.7, "table IoU \(table), seen part \(tableSeen)")
-        }
+        print("\(trajectory) s\(seed): table IoU \(table), seen part \(tableSeen)")
+        #expect(table >= 0.7 && tableSeen >= 0.7, "table IoU \(table), seen part \(tableSeen)")
         // The same against the part of each surface the walk saw (occlusion included): floor
         // 0.739 / 0.951, table 0.696 / 0.774 (rpng_table_03's 20 s walks, not tested here, reach
         // 0.778 and 0.74–0.79 seen against 0.63–0.68 whole).
@@ -88,14 +82,14 @@ struct PlaneWalkTests {
         #expect(wallIDs.count - Set(wallIDs).count <= (trajectory == "rpng_table_01" ? 0 : 2), "wall anchors: \(wallIDs.sorted())")
         let extent = try #require(PlaneMapQuality.fraction(quality.extentHitDistances, within: 0.02))
         let geometry = try #require(PlaneMapQuality.fraction(quality.geometryHitDistances, within: 0.02))
-        // Issue 14 asks 95 %: walk 01 reaches 95.7 / 96.4 %, walk 02 94.5 / 95.1 % (edges that
-        // overreach, walls a few centimetres off while the tracker drifts; docs/ar-session.md,
-        // "Free space and point uncertainty").
+        // Issue 14 asks 95 %: walk 01 reaches 96.5 / 97.3 %, walk 02 96.8 / 97.5 % since mono KLT
+        // templates are warped as the camera moves (2026-11-27; 95.7 / 96.4 and 94.5 / 95.1 before:
+        // walls a few centimetres off while the tracker drifted; docs/ar-session.md).
         #expect(extent >= PlaneWalkTests.hitFloor && geometry >= PlaneWalkTests.hitFloor)
     }
 
-    /// Fraction of plane hits within 2 cm of a true surface that both walks reach (target 0.95).
-    static let hitFloor = 0.9
+    /// Fraction of plane hits within 2 cm of a true surface that both walks reach: the issue's 0.95.
+    static let hitFloor = 0.95
 
     static func summary(_ r: PlaneEvaluationReport, _ q: PlaneMapQuality) -> String {
         let walls = r.planes.filter { ($0.truthID ?? "").hasPrefix("wall-") }.compactMap(\.iou)

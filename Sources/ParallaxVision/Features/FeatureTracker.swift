@@ -23,11 +23,16 @@ public struct FeatureTrackerConfiguration: Sendable, Equatable {
     /// moves by under 0.04 px. Measured 2026-11-27 on ten stereo sets (ATE posyaw sum 144.5 →
     /// 122.7 mm; docs/tracking-design.md).
     public var minimumPatchWarp: Double? = 0.005
-    /// The same for a mono tracker. Off (nil) by default: on 19 mono sets the warped templates
-    /// lowered the sum of ATEs 236.6 → 217.8 mm (14 better, 4 worse), but the shaken start through
-    /// the hall (MH_03, 8 s) went 12.4 → 29.6 mm and a 3 s mono coast on the V1_01 flight ended
-    /// 6.5 cm off instead of 4.8 (the bound is 5 cm); not on until those are understood.
-    public var monoMinimumPatchWarp: Double? = nil
+    /// The same for a mono tracker (see ``monoWarpsOnlyFeaturesWithDepth``). Measured 2026-11-27 on
+    /// 19 mono sets (docs/tracking-design.md): ATE sum 236.6 → 202.4 mm, 14 better, 1 worse.
+    public var monoMinimumPatchWarp: Double? = 0.005
+    /// A mono tracker warps only the templates of features with a triangulated point (rotation and
+    /// translation); the others keep the plain window. Warping those by the rotation alone, as
+    /// stereo does, gave 217.8 mm on the same 19 sets, with the shaken start through the hall
+    /// (MH_03, 8 s) at 29.6 mm (12.4 plain, 21.6 this way) and a 3 s coast on the V1_01 flight
+    /// ending 6.5 cm off (4.8 plain, 4.7 this way). In stereo nearly every feature has a point, and
+    /// warping the rest by the rotation was better (ten sets 122.7 against 130.6 mm).
+    public var monoWarpsOnlyFeaturesWithDepth = true
     /// Temporal forward–backward threshold (pixels).
     public var maxForwardBackwardError: Double = 0.5
     /// RANSAC Sampson threshold (pixels).
@@ -157,8 +162,10 @@ public struct FeatureTracker: Sendable {
             }
             var warps: [PatchWarp?]?
             let minimumWarp = stereo != nil ? configuration.minimumPatchWarp : configuration.monoMinimumPatchWarp
+            let depthOnly = stereo == nil && configuration.monoWarpsOnlyFeaturesWithDepth
             if let minimum = minimumWarp, minimum > 0, let R = R_cur_prev {
                 let w = features.map { f -> PatchWarp? in
+                    if depthOnly, translation?.depths[f.id] == nil { return nil }
                     guard let warp = patchWarp(f, rotation: R, translation: translation), warp.departure >= minimum,
                           warp.departure < 0.5 else { return nil }
                     return warp
