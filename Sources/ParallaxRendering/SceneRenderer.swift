@@ -120,7 +120,7 @@ final class SceneRenderer {
                 if plan.shadowLayerCount > 0 {
                     let content = try ShadowContent(plan, size: size, cache: cache)
                     if content != shadowContent {
-                        try drawShadowMaps(plan)
+                        drawShadowMaps(plan, casters: content.casters)
                         shadowContent = content
                     }
                 }
@@ -167,7 +167,8 @@ final class SceneRenderer {
         }
     }
 
-    private func drawShadowMaps(_ plan: FramePlan) throws {
+    /// Draws the shadow maps of `plan`'s shadow lights from `casters` (``ShadowContent``'s, in draw order).
+    private func drawShadowMaps(_ plan: FramePlan, casters: [ShadowContent.Caster]) {
         guard let maps = shadowMaps else { return }
         glUseProgram(depthProgram.id)
         glEnable(GLenum(gl: GL_DEPTH_TEST))
@@ -181,11 +182,10 @@ final class SceneRenderer {
         for light in plan.lights where light.shadowLayer >= 0 {
             maps.begin(layer: light.shadowLayer)
             depthProgram.set("uViewProjection", light.shadowMatrix)
-            for item in plan.items where item.castsShadow {
-                let mesh = try cache.mesh(for: item.geometry)
-                depthProgram.set("uModel", item.model)
-                mesh.bind()
-                mesh.draw(mesh.ranges[item.elementIndex])
+            for caster in casters {
+                depthProgram.set("uModel", caster.model)
+                caster.mesh.bind()
+                caster.mesh.draw(caster.mesh.ranges[caster.element])
             }
         }
         glDisable(GLenum(gl: GL_POLYGON_OFFSET_FILL))

@@ -5,8 +5,9 @@ extension Session {
     /// Points in the session's bounded 3D map (for benchmarks and diagnostics).
     public var mapPointCount: Int { landmarks.count }
 
-    /// Merges the frame's points into the bounded ``LandmarkMap`` (unless relocalizing) and, while tracking is normal,
-    /// updates the planes when the map changed (a frame that moved no point refits nothing).
+    /// Merges the frame's points into the bounded ``LandmarkMap`` (unless relocalizing) and, while
+    /// tracking is normal, updates the planes when the map changed (a frame that moved no point
+    /// refits nothing).
     func updatePlanes(_ output: SourceOutput, cameraPose T_W_C: RigidTransform?, time: Double) {
         // A session that is relocalizing does not know where it is in the map's world (a loaded
         // map not yet found, a tracker reset): its points have no world position yet, and left in

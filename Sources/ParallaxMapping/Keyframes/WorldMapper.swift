@@ -172,8 +172,6 @@ public final class WorldMapper {
     /// The filter's position σ when the current segment was placed (see
     /// ``WorldMapperConfiguration/settlingAllowance``).
     private var placementSigma: Double?
-    /// The latest position σ the tracker reported.
-    private var currentSigma: Double?
     private var frameCounter = 0
     private var unalignedSince: Double?
     private let loadedMap: Bool
@@ -223,7 +221,6 @@ public final class WorldMapper {
         }
         loops.moved(to: T_oc, newSegment: !hadPose)
         hadPose = true
-        currentSigma = positionSigma
         if trackingState == .normal {
             if !aligned, predictionValid, acceptsCoastedSegment(positionSigma: positionSigma) {
                 aligned = true
@@ -261,7 +258,7 @@ public final class WorldMapper {
         let refining = refineUntil.map { timestamp < $0 } ?? false
         if (!aligned || refining), !database.keyframes.isEmpty, frameCounter % configuration.relocalizationStride == 0 {
             let t0 = threadMilliseconds()
-            if let found = relocate(image, T_odom_camera: T_oc), admitsPlacement(found, T_odom_camera: T_oc),
+            if let found = relocate(image, T_odom_camera: T_oc), admitsPlacement(found, T_odom_camera: T_oc, positionSigma: positionSigma),
                let r = confirmedPlacement(found, image: image) {
                 if !aligned {
                     placementViews.removeAll()
@@ -335,10 +332,10 @@ public final class WorldMapper {
     /// A single PnP on a mono map's points with few inliers can be a decimetre off: after a 3 s
     /// blackout on the V1_01 flight, refinements with 16 and 17 inliers moved the camera 13 and
     /// 18 cm in opposite directions, where the hand-held walks' refinements (5–8 cm) had 63–78.
-    private func admitsPlacement(_ r: Relocalization, T_odom_camera T_oc: RigidTransform) -> Bool {
+    private func admitsPlacement(_ r: Relocalization, T_odom_camera T_oc: RigidTransform, positionSigma: Double?) -> Bool {
         guard aligned, !r.confirmsPrediction else { return true }
         let step = ((T_world_odom * T_oc).translation - r.T_world_camera.translation).norm
-        let settled = max(0, (placementSigma ?? 0) - (currentSigma ?? .infinity))
+        let settled = max(0, (placementSigma ?? 0) - (positionSigma ?? .infinity))
         let allowed = max(configuration.refinementStep, configuration.settlingAllowance * settled)
         return step <= allowed || r.inlierCount >= configuration.refinementInliers
     }

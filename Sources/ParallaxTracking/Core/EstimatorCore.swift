@@ -314,7 +314,7 @@ struct EstimatorCore {
         guard let depth = prediction.typicalDepth else { return nil }
         // A shift of a few pixels is inside KLT's basin whatever the start; only a large one needs
         // the translated starts (otherwise the starts, and the figures, stay those of the rotation
-        // alone). The patches' scale changes are used whatever the shift.
+        // alone). The patch warps use the prediction whatever the shift.
         prediction.shiftsStarts = camera0Model.fx * Vector2(t.x, t.y).norm / depth >= configuration.translationPredictionMinimumShift
         return prediction
     }

@@ -74,6 +74,15 @@ public struct LucasKanadeTracker: Sendable, Equatable {
                       guesses: [Vector2]? = nil, warps: [PatchWarp?]? = nil) -> [Vector2?] {
         precondition(guesses == nil || guesses!.count == points.count, "one guess per point")
         precondition(warps == nil || warps!.count == points.count, "one warp per point")
+        // The template is sampled through the inverse warp; a warp without one is ignored.
+        return track(from: previous, to: current, points: points, guesses: guesses,
+                     templateWarps: warps?.map { $0.flatMap { $0 == .identity ? nil : $0.inverse } })
+    }
+
+    /// ``track(from:to:points:guesses:warps:)`` given, per point, the map its template is sampled
+    /// through (the inverse of its patch warp; nil: the plain window).
+    private func track(from previous: ImagePyramid, to current: ImagePyramid, points: [Vector2],
+                       guesses: [Vector2]?, templateWarps: [PatchWarp?]?) -> [Vector2?] {
         let levelCount = max(1, min(levels, previous.levels.count, current.levels.count))
         let n = 2 * windowRadius + 1
         var scratch = [Float](repeating: 0, count: (n + 2) * Self.paddedWidth(n + 2) + 4 * n * Self.paddedWidth(n))
@@ -82,9 +91,7 @@ public struct LucasKanadeTracker: Sendable, Equatable {
             for k in 0..<points.count {
                 let p = points[k]
                 let g = guesses?[k] ?? p
-                // The template is sampled through the inverse warp; a warp without one is ignored.
-                let sampling = warps?[k].flatMap { $0 == .identity ? nil : $0.inverse }
-                out[k] = trackOne(previous, current, p, g, levelCount, sampling, buf.baseAddress!)
+                out[k] = trackOne(previous, current, p, g, levelCount, templateWarps?[k] ?? nil, buf.baseAddress!)
             }
         }
         return out
@@ -95,20 +102,24 @@ public struct LucasKanadeTracker: Sendable, Equatable {
     public func trackChecked(from previous: ImagePyramid, to current: ImagePyramid,
                              points: [Vector2], guesses: [Vector2]? = nil, warps: [PatchWarp?]? = nil,
                              maxForwardBackwardError: Double = 0.5) -> [Vector2?] {
-        let forward = track(from: previous, to: current, points: points, guesses: guesses, warps: warps)
+        // Forward, each template is sampled through A⁻¹; backward, the patch warp is A⁻¹, so its
+        // template is sampled through A itself (where A has an inverse, as forward).
+        let forwardTemplates = warps?.map { $0.flatMap { $0 == .identity ? nil : $0.inverse } }
+        let forward = track(from: previous, to: current, points: points, guesses: guesses, templateWarps: forwardTemplates)
         var idx: [Int] = []
         var fwd: [Vector2] = []
         var back: [Vector2] = []
-        var backWarps: [PatchWarp?] = []
+        var backTemplates: [PatchWarp?] = []
         for (k, f) in forward.enumerated() {
             if let f {
                 idx.append(k)
                 fwd.append(f)
                 back.append(points[k])
-                backWarps.append(warps?[k].flatMap(\.inverse))
+                backTemplates.append(forwardTemplates?[k] == nil ? nil : warps?[k] ?? nil)
             }
         }
-        let backward = track(from: current, to: previous, points: fwd, guesses: back, warps: warps == nil ? nil : backWarps)
+        let backward = track(from: current, to: previous, points: fwd, guesses: back,
+                             templateWarps: warps == nil ? nil : backTemplates)
         var out = [Vector2?](repeating: nil, count: points.count)
         let t2 = maxForwardBackwardError * maxForwardBackwardError
         for (j, k) in idx.enumerated() {
