@@ -93,6 +93,32 @@ public final class OffscreenRenderer: @unchecked Sendable {
         return try RGBAImage(width: size.width, height: size.height, pixels: pixels)
     }
 
+    /// An image and the depth of what each of its pixels shows.
+    public struct ImageWithDepth: Sendable {
+        /// The sRGB image, row 0 at the top.
+        public var image: RGBAImage
+        /// Window-space depth per pixel (row-major like `image`): 0 at the camera's near plane, 1 at its far
+        /// plane and where nothing was drawn. With a perspective camera of near `n` and far `f` the distance
+        /// along the view axis is `2fn / ((f + n) − (2d − 1)(f − n))`.
+        public var depth: [Float]
+    }
+
+    /// Renders like ``render(scene:camera:size:)`` and also reads the depth buffer (for reprojecting the image
+    /// to nearby viewpoints).
+    public func renderWithDepth(scene: Scene, camera: Node? = nil, size: RenderSize) throws -> ImageWithDepth {
+        let (bytes, depth) = try context.withCurrent { () throws -> ([UInt8], [Float]) in
+            guard let renderer else { throw RenderError.gl("renderer was released") }
+            renderer.shadowsEnabled = options.shadows
+            let targets = try renderer.prepareTargets(width: size.width, height: size.height, samples: options.samples)
+            try renderer.draw(scene: scene, camera: camera, targets: targets)
+            return (targets.readOutput(), try targets.readDepth())
+        }
+        let pixels = bytes.withUnsafeBytes { raw in
+            Array(raw.bindMemory(to: RGBA8.self).prefix(size.width * size.height))
+        }
+        return ImageWithDepth(image: try RGBAImage(width: size.width, height: size.height, pixels: pixels), depth: depth)
+    }
+
     /// Renders without reading the pixels back (for benchmarks of the GPU side alone); waits for completion.
     public func renderWithoutReadback(scene: Scene, camera: Node? = nil, size: RenderSize) throws {
         try context.withCurrent {

@@ -19,6 +19,9 @@ final class RenderTargets {
     private(set) var resolveTexture: GLuint = 0
     private(set) var outputFBO: GLuint = 0
     private var outputColor: GLuint = 0
+    /// A single-sample depth target the scene's depth is copied into for ``readDepth()`` (made on first use).
+    private var depthReadFBO: GLuint = 0
+    private var depthReadBuffer: GLuint = 0
 
     /// Creates the targets; `samples` is clamped to the driver's `GL_MAX_SAMPLES` (1 = no MSAA).
     init(width: Int, height: Int, samples requested: Int) throws {
@@ -73,6 +76,10 @@ final class RenderTargets {
         glDeleteRenderbuffers(1, &sceneDepth)
         glDeleteRenderbuffers(1, &outputColor)
         glDeleteTextures(1, &resolveTexture)
+        if depthReadFBO != 0 {
+            glDeleteFramebuffers(1, &depthReadFBO)
+            glDeleteRenderbuffers(1, &depthReadBuffer)
+        }
     }
 
     /// Resolves the multisampled scene into `resolveTexture` (averaging samples in linear light).
@@ -101,6 +108,41 @@ final class RenderTargets {
                     (dst.baseAddress! + y * rowBytes).copyMemory(from: from, byteCount: rowBytes)
                 }
             }
+        }
+        return flipped
+    }
+
+    /// Reads the scene's window-space depth (0 at the near plane, 1 at the far plane and where nothing was
+    /// drawn), row 0 at the top. A multisampled depth buffer is copied to a single-sample one first; the blit
+    /// picks one sample's depth per pixel rather than averaging, so edges keep a depth some surface has.
+    func readDepth() throws -> [Float] {
+        if depthReadFBO == 0 {
+            glGenFramebuffers(1, &depthReadFBO)
+            glBindFramebuffer(GLenum(gl: GL_FRAMEBUFFER), depthReadFBO)
+            glGenRenderbuffers(1, &depthReadBuffer)
+            glBindRenderbuffer(GLenum(gl: GL_RENDERBUFFER), depthReadBuffer)
+            // The same format as the scene's depth: a depth blit requires matching formats.
+            glRenderbufferStorage(GLenum(gl: GL_RENDERBUFFER), GLenum(gl: GL_DEPTH_COMPONENT24), GLsizei(width), GLsizei(height))
+            glFramebufferRenderbuffer(GLenum(gl: GL_FRAMEBUFFER), GLenum(gl: GL_DEPTH_ATTACHMENT), GLenum(gl: GL_RENDERBUFFER), depthReadBuffer)
+            glDrawBuffer(GLenum(gl: GL_NONE))
+            glReadBuffer(GLenum(gl: GL_NONE))
+            try Self.checkComplete("depth readback (\(width)x\(height))")
+        }
+        glBindFramebuffer(GLenum(gl: GL_READ_FRAMEBUFFER), sceneFBO)
+        glBindFramebuffer(GLenum(gl: GL_DRAW_FRAMEBUFFER), depthReadFBO)
+        let w = GLint(width), h = GLint(height)
+        glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GLbitfield(GL_DEPTH_BUFFER_BIT), GLenum(gl: GL_NEAREST))
+        glBindFramebuffer(GLenum(gl: GL_READ_FRAMEBUFFER), depthReadFBO)
+        glPixelStorei(GLenum(gl: GL_PACK_ALIGNMENT), 4)
+        var raw = [Float](repeating: 1, count: width * height)
+        raw.withUnsafeMutableBytes {
+            glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(gl: GL_DEPTH_COMPONENT), GLenum(gl: GL_FLOAT), $0.baseAddress)
+        }
+        try GLInfo.check("reading the depth buffer")
+        var flipped = [Float](repeating: 1, count: raw.count)
+        for y in 0..<height {
+            let from = (height - 1 - y) * width
+            flipped[(y * width)..<((y + 1) * width)] = raw[from..<(from + width)]
         }
         return flipped
     }

@@ -19,7 +19,10 @@ final class SceneRenderer {
     /// with the same lights and casters (the simulator renders each camera frame up to 64 times,
     /// once per rolling-shutter band or blur instant) reuses them instead of drawing them again.
     private var shadowContent: ShadowContent?
-    private(set) var targets: RenderTargets?
+    /// Render targets of the sizes used lately, most recent last. A few are kept because the simulator
+    /// alternates between band heights within one frame, and making MSAA targets costs more than drawing.
+    private var targets: [RenderTargets] = []
+    private static let keptTargetSizes = 4
     /// When false, lights' `castsShadow` is ignored (benchmarks compare both).
     var shadowsEnabled = true
 
@@ -97,10 +100,14 @@ final class SceneRenderer {
 
     /// Makes sure targets of this size and sample count exist.
     func prepareTargets(width: Int, height: Int, samples: Int) throws -> RenderTargets {
-        if let t = targets, t.width == width, t.height == height, t.requestedSamples == samples { return t }
-        targets = nil
+        if let i = targets.firstIndex(where: { $0.width == width && $0.height == height && $0.requestedSamples == samples }) {
+            let t = targets.remove(at: i)
+            targets.append(t)
+            return t
+        }
+        if targets.count >= Self.keptTargetSizes { targets.removeFirst() }
         let t = try RenderTargets(width: width, height: height, samples: samples)
-        targets = t
+        targets.append(t)
         return t
     }
 

@@ -61,17 +61,14 @@ extension Simulator {
                 let state = trajectory.state(at: t)
                 for (c, rig) in rigs.enumerated() {
                     let T_body_camera = config.cameras[c].T_body_camera
-                    let sampling = ShutterSampling(
-                        time: t, exposure: exposure, readout: effects.rollingShutterReadout, rows: rig.lens.calibration.height,
-                        pixelSpeed: rig.pixelSpeed(angularSpeed: state.angularVelocityBody.norm, speed: state.velocityWorld.norm),
-                        pixelsPerRender: effects.pixelsPerRender, maxRenders: effects.maxRendersPerFrame)
                     var random = SeededRandom(seed: config.seed, stream: 1000 + UInt64(k) * 2 + UInt64(c))
-                    let image = try rig.renderFrame(
-                        sampling: sampling, pose: { self.trajectory.pose(at: $0) * T_body_camera }, scene: scene,
+                    let (image, count) = try rig.renderFrame(
+                        time: t, exposure: exposure, effects: effects, angularSpeed: state.angularVelocityBody.norm,
+                        speed: state.velocityWorld.norm, pose: { self.trajectory.pose(at: $0) * T_body_camera }, scene: scene,
                         cameraNode: cameraNode, renderer: renderer, alignment: alignment, gain: Float(brightness),
                         noiseSigma: Float(config.imageNoiseSigma), random: &random)
+                    if c == 0 { renders = count }
                     try writer.appendImage(.gray8(image), camera: c, timestampNs: stampNs)
-                    if c == 0 { renders = sampling.renderTimes.count }
                     if c == 0, autoExposure != nil {
                         measuredMean = image.pixels.reduce(0.0) { $0 + Double($1) } / Double(max(image.pixels.count, 1))
                     }

@@ -15,6 +15,23 @@ func smallPinhole(width: Int = 160, height: Int = 120, focal: Double = 150) -> C
                       distortion: .radialTangential(k1: 0, k2: 0, p1: 0, p2: 0))
 }
 
+/// EuRoC's distorted cam0 in the textured room, ready to render: what the shutter tests compare.
+struct RoomCamera {
+    let scene: Scene
+    let alignment: SceneAlignment
+    let node = Node(name: "camera")
+    let rig: CameraRenderer
+    let renderer: OffscreenRenderer
+
+    init() throws {
+        scene = try Scene.load(contentsOf: roomSceneURL())
+        alignment = SimulationSetup.floorAlignment(for: scene)
+        scene.rootNode.addChildNode(node)
+        rig = try CameraRenderer(calibration: .eurocCam0)
+        renderer = try OffscreenRenderer()
+    }
+}
+
 /// Exposure blur and rolling shutter, measured on a vertical black/white edge while the camera
 /// yaws at a constant rate.
 @Suite(.serialized) struct ShutterEffectsTests {
@@ -40,15 +57,21 @@ func smallPinhole(width: Int = 160, height: Int = 120, focal: Double = 150) -> C
         return RigidTransform(rotation: Quaternion(axis: Vector3(0, 0, 1), angle: Self.yawRate * t)) * start
     }
 
-    func image(exposure: Double, readout: Double, time: Double = 0) throws -> GrayImage {
+    func image(exposure: Double, readout: Double, time: Double = 0, method: ShutterMethod = .renders) throws -> GrayImage {
         let scene = edgeScene()
         let node = Node(name: "camera")
         scene.rootNode.addChildNode(node)
         let rig = try CameraRenderer(calibration: calibration)
-        let sampling = ShutterSampling(time: time, exposure: exposure, readout: readout, rows: calibration.height,
-                                       pixelSpeed: rig.pixelSpeed(angularSpeed: Self.yawRate, speed: 0),
-                                       pixelsPerRender: 0.5, maxRenders: 64)
         var random = SeededRandom(seed: 1)
+        let speed = rig.pixelSpeed(angularSpeed: Self.yawRate, speed: 0)
+        if method == .reprojection {
+            let plan = ReprojectionPlan(time: time, exposure: exposure, readout: readout, rows: calibration.height, pixelSpeed: speed,
+                                        translationPixelSpeed: 0, parallaxPerRender: 2, maxRenders: 64)
+            return try rig.renderFrameReprojected(plan: plan, pose: pose, scene: scene, cameraNode: node, renderer: try OffscreenRenderer(),
+                                                  alignment: alignment, gain: 1, noiseSigma: 0, random: &random)
+        }
+        let sampling = ShutterSampling(time: time, exposure: exposure, readout: readout, rows: calibration.height,
+                                       pixelSpeed: speed, pixelsPerRender: 0.5, maxRenders: 64)
         return try rig.renderFrame(sampling: sampling, pose: pose, scene: scene, cameraNode: node, renderer: try OffscreenRenderer(),
                                    alignment: alignment, gain: 1, noiseSigma: 0, random: &random)
     }
@@ -70,17 +93,17 @@ func smallPinhole(width: Int = 160, height: Int = 120, focal: Double = 150) -> C
         return (b - a) / (2 * dt)
     }
 
-    @Test func blurWidthGrowsWithExposureTimesSpeed() throws {
+    @Test(arguments: ShutterMethod.allCases) func blurWidthGrowsWithExposureTimesSpeed(method: ShutterMethod) throws {
         let speed = try edgeSpeed()
         #expect(abs(abs(speed) - 150 * Self.yawRate) < 0.05 * 150 * Self.yawRate)  // f·ω at the image centre
         var widths: [Double] = []
         for exposure in [0.0, 0.01, 0.02] {
-            let frame = try image(exposure: exposure, readout: 0)
+            let frame = try image(exposure: exposure, readout: 0, method: exposure == 0 ? .renders : method)
             let low = try #require(crossing(frame, row: 60, level: speed > 0 ? 0.9 : 0.1))
             let high = try #require(crossing(frame, row: 60, level: speed > 0 ? 0.1 : 0.9))
             widths.append(abs(high - low))
         }
-        print("edge 10–90 % width for exposure 0, 10, 20 ms at \(speed) px/s: \(widths)")
+        print("\(method): edge 10–90 % width for exposure 0, 10, 20 ms at \(speed) px/s: \(widths)")
         // A box blur of length L has a 10–90 % width of 0.8 L.
         for (exposure, width) in zip([0.01, 0.02], widths.dropFirst()) {
             #expect(abs(width - 0.8 * abs(speed) * exposure) < 1.0)
@@ -91,15 +114,15 @@ func smallPinhole(width: Int = 160, height: Int = 120, focal: Double = 150) -> C
         #expect(abs((widths[2] - widths[1]) - 0.8 * abs(speed) * 0.01) < 0.75)
     }
 
-    @Test func rollingShutterShearsAVerticalEdge() throws {
+    @Test(arguments: ShutterMethod.allCases) func rollingShutterShearsAVerticalEdge(method: ShutterMethod) throws {
         let speed = try edgeSpeed()
         let readout = 0.02
         let sharp = try image(exposure: 0, readout: 0)
-        let sheared = try image(exposure: 0, readout: readout)
+        let sheared = try image(exposure: 0, readout: readout, method: method)
         let top = try #require(crossing(sheared, row: 10, level: 0.5))
         let bottom = try #require(crossing(sheared, row: 110, level: 0.5))
         let expected = speed * 100 * readout / Double(calibration.height)
-        print("rolling-shutter shear over 100 rows: \(bottom - top) px, expected \(expected) px")
+        print("\(method): rolling-shutter shear over 100 rows: \(bottom - top) px, expected \(expected) px")
         #expect(abs((bottom - top) - expected) < 0.5)
         // The timestamp is the middle row's: rows 59 and 60 straddle the instantaneous edge.
         let middle = try #require(crossing(sheared, row: 60, level: 0.5)), reference = try #require(crossing(sharp, row: 60, level: 0.5))
@@ -112,19 +135,14 @@ func smallPinhole(width: Int = 160, height: Int = 120, focal: Double = 150) -> C
     /// Band renders of a still camera must give the single full render back: no seams between
     /// bands, no shift from the band projections (EuRoC's distorted cam0 in the textured room).
     @Test func bandRendersOfAStillCameraMatchOneRender() throws {
-        let scene = try Scene.load(contentsOf: roomSceneURL())
-        let alignment = SimulationSetup.floorAlignment(for: scene)
-        let node = Node(name: "camera")
-        scene.rootNode.addChildNode(node)
-        let rig = try CameraRenderer(calibration: .eurocCam0)
-        let renderer = try OffscreenRenderer()
+        let room = try RoomCamera()
         let still = TrajectoryBuilder.lookAt(eye: Vector3(-1.5, -1, 1.4), target: Vector3(0.5, 0.3, 0.8), roll: 0)
         func frame(exposure: Double, readout: Double) throws -> GrayImage {
             let sampling = ShutterSampling(time: 0, exposure: exposure, readout: readout, rows: 480, pixelSpeed: 1e4,
                                            pixelsPerRender: 1, maxRenders: 8)
             var random = SeededRandom(seed: 1)
-            return try rig.renderFrame(sampling: sampling, pose: { _ in still }, scene: scene, cameraNode: node, renderer: renderer,
-                                       alignment: alignment, gain: 1, noiseSigma: 0, random: &random)
+            return try room.rig.renderFrame(sampling: sampling, pose: { _ in still }, scene: room.scene, cameraNode: room.node,
+                                            renderer: room.renderer, alignment: room.alignment, gain: 1, noiseSigma: 0, random: &random)
         }
         let one = try frame(exposure: 0, readout: 0), bands = try frame(exposure: 0.005, readout: 0.02)
         let differences = zip(one.pixels, bands.pixels).map { abs(Int($0) - Int($1)) }

@@ -28,6 +28,7 @@ struct HandheldAccuracyTests {
     /// for the IMU, the readout's translation entered the model and fast turns weighed less
     /// (``TrackerConfiguration/turnRateNoise``): 2.6 cm, 96.5 % normal. With up to 64 renders per
     /// frame (the simulator's rows no longer show doubled corners in fast turns): 1.6 cm, 100 % normal.
+    /// Simulated with the reprojection shutter (2026-11-27, the simulator's default): 1.44 cm.
     @Test("Phone profile within 10 cm", .needsSharedTrajectories)
     func phone() throws {
         try Self.check(trajectory: "tumvi_room3", profile: .phone, floor: 0.10, duration: 20)

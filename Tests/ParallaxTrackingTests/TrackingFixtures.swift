@@ -50,7 +50,7 @@ enum TrackingFixtures {
         }
         let sceneName = scene(for: trajectory)
         let offsetTag = (timeOffset == 0 ? "" : "-td\(Int((timeOffset * 1e4).rounded()))e-4s")
-            + (profile == .ideal ? "" : "-\(profile.rawValue)-r\(profile.effects.maxRendersPerFrame)")  // renders: images differ
+            + (profile == .ideal ? "" : "-\(profile.rawValue)-\(Self.shutterTag(profile.effects))")  // images differ by method
         let name = "\(trajectory)-\(sceneName)-\(stereo ? "stereo" : "mono")-\(Int(duration))s-\(Int(simulatedCameraRate))hz\(offsetTag)"
         let folder = try SimulationCache(folder: cache).dataset(named: name) { temporary in
             let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/\(sceneName).json"))
@@ -71,6 +71,12 @@ enum TrackingFixtures {
                 .run(to: temporary)
         }
         return (try EuRoCDataset(url: folder), name)
+    }
+
+    /// How a profile's blur and rolling shutter were rendered, for cache names: `rp` for
+    /// reprojection, `r64` for up to 64 renders.
+    static func shutterTag(_ effects: SensorEffects) -> String {
+        effects.shutterMethod == .reprojection ? "rp" : "r\(effects.maxRendersPerFrame)"
     }
 
     /// Runs the estimator over a dataset and returns the summary.

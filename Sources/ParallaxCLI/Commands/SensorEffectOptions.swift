@@ -2,6 +2,7 @@ import ArgumentParser
 import ParallaxSimulation
 
 extension SensorProfile: ExpressibleByArgument {}
+extension ShutterMethod: ExpressibleByArgument {}
 
 /// `parallax simulate`'s camera-imperfection options: a named profile and per-effect overrides.
 struct SensorEffectOptions: ParsableArguments {
@@ -34,9 +35,18 @@ struct SensorEffectOptions: ParsableArguments {
           help: "Vary gain and exposure time frame to frame (a smooth random walk towards a target brightness).")
     var autoExposure: Bool?
 
+    @Option(name: .customLong("shutter-method"), help: """
+        How blur and rolling shutter are rendered: reprojection (a few renders with depth per frame, \
+        each row's exposure reprojected from them; about 1.5x an ideal frame's cost) or renders (up to \
+        --max-renders renders a pixel of motion apart, blended per row; exact at edges, ~30x the cost \
+        on a hand's fast turns).
+        """)
+    var shutterMethod: ShutterMethod = .reprojection
+
     @Option(name: .customLong("max-renders"), help: """
-        Most renders per frame for blur and rolling shutter (rows between two renders blend them \
-        linearly; more renders follow fast motion more faithfully, at more cost). 1 to 64, default 64.
+        Most renders per frame for blur and rolling shutter (with --shutter-method renders, rows \
+        between two renders blend them linearly; more renders follow fast motion more faithfully, \
+        at more cost). 1 to 64, default 64.
         """)
     var maxRenders: Int?
 
@@ -71,6 +81,7 @@ struct SensorEffectOptions: ParsableArguments {
         if let autoExposure { e.autoExposure = autoExposure }
         e.statesTimingInCalibration = !hideTiming
         if let maxRenders { e.maxRendersPerFrame = maxRenders }
+        e.shutterMethod = shutterMethod
         return e
     }
 }

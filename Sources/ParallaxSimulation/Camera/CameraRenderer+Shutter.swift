@@ -74,6 +74,33 @@ extension CameraRenderer {
         return warp(bands: bands, sampling: sampling, gain: gain, noiseSigma: noiseSigma, random: &random)
     }
 
+    /// Renders one frame whose middle row's exposure is centred on `time` with `effects`' readout
+    /// and shutter method, and `exposure` (auto-exposure may change it frame to frame); the body
+    /// turns at `angularSpeed` (rad/s) and moves at `speed` (m/s). Returns the image and the
+    /// number of renders it took.
+    func renderFrame(
+        time: Double, exposure: Double, effects: SensorEffects, angularSpeed: Double, speed: Double,
+        pose: (Double) -> RigidTransform, scene: Scene, cameraNode: Node, renderer: OffscreenRenderer,
+        alignment: SceneAlignment, gain: Float, noiseSigma: Float, random: inout SeededRandom
+    ) throws -> (image: GrayImage, renders: Int) {
+        let rows = lens.calibration.height, readout = effects.rollingShutterReadout
+        let speedBound = pixelSpeed(angularSpeed: angularSpeed, speed: speed)
+        if effects.shutterMethod == .reprojection, exposure > 0 || readout > 0 {
+            let plan = ReprojectionPlan(
+                time: time, exposure: exposure, readout: readout, rows: rows, pixelSpeed: speedBound,
+                translationPixelSpeed: pixelSpeed(angularSpeed: 0, speed: speed), parallaxPerRender: effects.parallaxPerRender,
+                maxRenders: effects.maxRendersPerFrame)
+            let image = try renderFrameReprojected(plan: plan, pose: pose, scene: scene, cameraNode: cameraNode, renderer: renderer,
+                                                   alignment: alignment, gain: gain, noiseSigma: noiseSigma, random: &random)
+            return (image, plan.groups.count)
+        }
+        let sampling = ShutterSampling(time: time, exposure: exposure, readout: readout, rows: rows, pixelSpeed: speedBound,
+                                       pixelsPerRender: effects.pixelsPerRender, maxRenders: effects.maxRendersPerFrame)
+        let image = try renderFrame(sampling: sampling, pose: pose, scene: scene, cameraNode: cameraNode, renderer: renderer,
+                                    alignment: alignment, gain: gain, noiseSigma: noiseSigma, random: &random)
+        return (image, sampling.renderTimes.count)
+    }
+
     /// An upper estimate of image motion (px/s) for a camera turning at `angularSpeed` (rad/s)
     /// and moving at `speed` (m/s), taking scene points no nearer than `nearestDepth` metres
     /// and allowing for the lens's largest magnification (wide render focal length × 1.5).

@@ -22,7 +22,7 @@ public final class CameraRenderer {
     /// Near and far clipping distances (m).
     public let zNear: Double = 0.05, zFar: Double = 100
     /// Per output pixel: where to sample the wide image (x, y interleaved), NaN when outside.
-    private let lookup: [Float]
+    let lookup: [Float]
     /// Per output row: the first and last row of the wide image its pixels sample (bilinear
     /// neighbours included), or nil when the row sees nothing.
     let wideRowsOfRow: [ClosedRange<Int>?]
@@ -79,14 +79,20 @@ public final class CameraRenderer {
     /// The projection of the band of `height` wide-image rows starting at row `top` (same
     /// camera, principal point moved up by `top`), for rendering part of the wide image.
     func projectionMatrix(top: Int, height: Int) -> Matrix4f {
-        let W = Double(wideSize.width), H = Double(height)
+        projectionMatrix(left: 0, top: top, width: wideSize.width, height: height)
+    }
+
+    /// The projection of the `width` × `height` window of the wide image whose top-left pixel is
+    /// (`left`, `top`); the window may reach past the wide image (negative `left` or `top`).
+    func projectionMatrix(left: Int, top: Int, width: Int, height: Int) -> Matrix4f {
+        let W = Double(width), H = Double(height)
         let f = wideFocal
         let n = zNear, fa = zFar
-        let cy = wideCentre.y - Double(top)
+        let cx = wideCentre.x - Double(left), cy = wideCentre.y - Double(top)
         return Matrix4f(
             columns: Vector4f(Float(2 * f / W), 0, 0, 0),
             Vector4f(0, Float(2 * f / H), 0, 0),
-            Vector4f(Float(1 - 2 * (wideCentre.x + 0.5) / W), Float(2 * (cy + 0.5) / H - 1),
+            Vector4f(Float(1 - 2 * (cx + 0.5) / W), Float(2 * (cy + 0.5) / H - 1),
                      Float(-(fa + n) / (fa - n)), -1),
             Vector4f(0, 0, Float(-2 * fa * n / (fa - n)), 0))
     }
@@ -146,15 +152,21 @@ public final class CameraRenderer {
         scene: Scene, cameraNode: Node, renderer: OffscreenRenderer, alignment: SceneAlignment, T_world_camera: RigidTransform,
         top: Int, height: Int
     ) throws -> [Float] {
+        place(cameraNode, alignment: alignment, T_world_camera: T_world_camera,
+              projection: projectionMatrix(top: top, height: height))
+        let size = try RenderSize(width: wideSize.width, height: height)
+        return Self.luma(try renderer.render(scene: scene, camera: cameraNode, size: size))
+    }
+
+    /// Puts `cameraNode` at `T_world_camera` (OpenCV camera in the z-up world) with `projection`.
+    func place(_ cameraNode: Node, alignment: SceneAlignment, T_world_camera: RigidTransform, projection: Matrix4f) {
         let pose = alignment.glCameraPose(T_world_camera: T_world_camera)
         cameraNode.position = pose.translation.float
         cameraNode.orientation = Quaternionf(pose.rotation)
         var camera = cameraNode.camera ?? ParallaxSceneGraph.Camera()
         camera.zNear = Float(zNear)
         camera.zFar = Float(zFar)
-        camera.projectionTransform = projectionMatrix(top: top, height: height)
+        camera.projectionTransform = projection
         cameraNode.camera = camera
-        let size = try RenderSize(width: wideSize.width, height: height)
-        return Self.luma(try renderer.render(scene: scene, camera: cameraNode, size: size))
     }
 }

@@ -38,6 +38,19 @@ public enum SensorProfile: String, Sendable, CaseIterable {
     public var isMono: Bool { self == .phone }
 }
 
+/// How the simulator renders a frame whose rows see different instants (rolling shutter) or
+/// integrate a span of time (exposure).
+public enum ShutterMethod: String, Sendable, CaseIterable {
+    /// A few renders with depth per frame; each pixel's ray is carried into the nearest render at
+    /// every instant of its row's exposure (``ReprojectionPlan``). Rotation is exact; translation
+    /// is exact except in strips a near edge uncovers, kept under a few pixels wide. About 1.5× an
+    /// effect-free frame's cost.
+    case reprojection
+    /// Up to ``SensorEffects/maxRendersPerFrame`` renders about a pixel of motion apart, blended
+    /// per row (``ShutterSampling``): every instant drawn, but a hand's fast turn costs ~30 renders.
+    case renders
+}
+
 /// How far the written `sensor.yaml` is from the camera that rendered the images. Each camera
 /// gets its own error of exactly these sizes in directions drawn from the seed.
 public struct CalibrationErrorSizes: Sendable, Equatable {
@@ -113,8 +126,13 @@ public struct SensorEffects: Sendable, Equatable {
     /// 0.41 px with 64, mono ATE 2.2 vs 1.1 cm). Bands keep 64 renders near the cost of 8
     /// (each render draws only the rows that use it).
     public var maxRendersPerFrame = 64
-    /// Image motion allowed between two consecutive renders, in pixels.
+    /// Image motion allowed between two consecutive renders, in pixels (``ShutterMethod/renders``).
     public var pixelsPerRender = 1.0
+    /// How frames with exposure or a rolling shutter are rendered.
+    public var shutterMethod = ShutterMethod.reprojection
+    /// Image motion from translation alone allowed between a row's instants and its render, in
+    /// pixels (``ShutterMethod/reprojection``): the widest strip a near edge can uncover.
+    public var parallaxPerRender = 2.0
 
     /// No effects.
     public init() {}
@@ -153,6 +171,7 @@ public struct SensorEffects: Sendable, Equatable {
         try check(calibrationError.rotationDegrees, "extrinsic rotation error (°)", 0...10)
         try check(calibrationError.translationMillimetres, "extrinsic translation error (mm)", 0...200)
         try check(pixelsPerRender, "pixels per render", 0.05...100)
+        try check(parallaxPerRender, "parallax per render (px)", 0.05...100)
         guard (1...64).contains(maxRendersPerFrame) else {
             throw SimulationError.invalidArgument("renders per frame must be in 1...64, got \(maxRendersPerFrame)")
         }

@@ -57,7 +57,7 @@ public struct SensorMetaFile: Codable, Sendable, Equatable {
         public var gain: Double
         /// Grey-level factor relative to the nominal exposure at gain 1 (exposure ratio × gain).
         public var brightness: Double
-        /// Renders blended into cam0's image.
+        /// Renders cam0's image was made from.
         public var renders: Int
     }
 
@@ -81,6 +81,8 @@ public struct SensorMetaFile: Codable, Sendable, Equatable {
     public var autoExposure: Bool
     /// Image noise σ (grey levels).
     public var imageNoiseSigma: Double
+    /// How blur and rolling shutter were rendered: `reprojection` or `renders` (``ShutterMethod``).
+    public var shutterMethod: String
     /// The configured sizes of the calibration error.
     public var calibrationErrorSizes: [String: Double]
     /// Per camera.
@@ -102,6 +104,7 @@ public struct SensorMetaFile: Codable, Sendable, Equatable {
         timingStatedInSensorYAML = effects.statesTimingInCalibration
         autoExposure = effects.autoExposure
         self.imageNoiseSigma = imageNoiseSigma
+        shutterMethod = effects.shutterMethod.rawValue
         calibrationErrorSizes = ["focalFraction": sizes.focalFraction, "principalPointPixels": sizes.principalPointPixels,
                                  "rotationDegrees": sizes.rotationDegrees, "translationMillimetres": sizes.translationMillimetres]
         self.cameras = cameras.map(Camera.init)
