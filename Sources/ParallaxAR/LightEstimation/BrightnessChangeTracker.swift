@@ -35,32 +35,43 @@ public struct BrightnessChangeTracker: Sendable {
         guard let prev = previous, prev.w == thumb.w, prev.h == thumb.h else { return nil }
         let w = thumb.w, h = thumb.h
         // Coarse search: mean squared deviation of the log ratio from its mean at each shift.
+        // Validity enters as 0/1 weights (an invalid cell adds exactly zero), which keeps the
+        // inner loop free of branches; the sums are the same terms in the same order.
+        let weights = valid.map { $0 ? Float(1) : 0 }, previousWeights = prev.valid.map { $0 ? Float(1) : 0 }
         var best: (dx: Int, dy: Int, score: Float) = (0, 0, .infinity)
-        for dy in -maxShift...maxShift {
-            for dx in -maxShift...maxShift {
-                var sum: Float = 0, sum2: Float = 0, n = 0
-                for y in max(0, -dy)..<min(h, h - dy) {
-                    for x in max(0, -dx)..<min(w, w - dx) {
-                        let i = y * w + x, j = (y + dy) * w + (x + dx)
-                        guard valid[j], prev.valid[i] else { continue }
-                        let r = logs[j] - prev.log[i]
-                        sum += r; sum2 += r * r; n += 1
+        logs.withUnsafeBufferPointer { logs in
+            prev.log.withUnsafeBufferPointer { previousLogs in
+                weights.withUnsafeBufferPointer { weights in
+                    previousWeights.withUnsafeBufferPointer { previousWeights in
+                        for dy in -maxShift...maxShift {
+                            for dx in -maxShift...maxShift {
+                                var sum: Float = 0, sum2: Float = 0, n: Float = 0
+                                for y in max(0, -dy)..<min(h, h - dy) {
+                                    for x in max(0, -dx)..<min(w, w - dx) {
+                                        let i = y * w + x, j = (y + dy) * w + (x + dx)
+                                        let weight = weights[j] * previousWeights[i]
+                                        let r = weight * (logs[j] - previousLogs[i])
+                                        sum += r; sum2 += r * r; n += weight
+                                    }
+                                }
+                                guard n >= Float(max(16, w * h / 4)) else { continue }
+                                let mean = sum / n
+                                let score = sum2 / n - mean * mean
+                                if score < best.score { best = (dx, dy, score) }
+                            }
+                        }
                     }
                 }
-                guard n >= max(16, w * h / 4) else { continue }
-                let mean = sum / Float(n)
-                let score = sum2 / Float(n) - mean * mean
-                if score < best.score { best = (dx, dy, score) }
             }
         }
         guard best.score.isFinite else { return nil }
         // Refine to a quarter cell: the previous thumbnail is sampled bilinearly at the shifted
         // positions; the shift with the least log-ratio variance wins.
-        let prevLinear = prev.log.map { exp($0) }
+        let prevLinear = prev.log.map { exp($0) }, curLinear = logs.map { exp($0) }
         var refined: (score: Float, ratios: [Double]) = (.infinity, [])
         for fy in stride(from: -0.5 as Float, through: 0.5, by: 0.25) {
             for fx in stride(from: -0.5 as Float, through: 0.5, by: 0.25) {
-                let r = compare(prev: prevLinear, prevValid: prev.valid, cur: logs, curValid: valid, w: w, h: h,
+                let r = compare(prev: prevLinear, prevValid: prev.valid, cur: curLinear, curValid: valid, w: w, h: h,
                                 sx: Float(best.dx) + fx, sy: Float(best.dy) + fy)
                 if r.score < refined.score { refined = r }
             }
@@ -73,7 +84,7 @@ public struct BrightnessChangeTracker: Sendable {
     }
 
     /// Compares the current thumbnail with the previous one displaced by (sx, sy) cells (a scene
-    /// point at cell x before is at x + sx now). Returns the variance of the per-cell log ratios
+    /// point at cell x before is at x + sx now); both are linear values. Returns the variance of the per-cell log ratios
     /// and, per region of a 4×4 grid over the overlap, the log ratio of the summed linear values
     /// (region sums are insensitive to residual misalignment; the caller's median over regions
     /// rejects regions where something moved or a highlight appeared).
@@ -97,7 +108,7 @@ public struct BrightnessChangeTracker: Sendable {
                 let top = prev[i00] + (prev[i01] - prev[i00]) * tx
                 let bottom = prev[i10] + (prev[i11] - prev[i10]) * tx
                 let p = top + (bottom - top) * ty
-                let c = exp(cur[y * w + x])
+                let c = cur[y * w + x]
                 guard p > 0 else { continue }
                 let r = log(c / p)
                 sum += r; sum2 += r * r; n += 1
