@@ -89,7 +89,10 @@ extension CameraRenderer {
         var t: SIMD3<Float>
         var translates: Bool
 
-        init(_ T: RigidTransform) {
+        init(_ relative: RigidTransform) {
+            // A non-finite pose (never from a validated trajectory) must not reach the pixel
+            // loop's integer conversions: it samples the render as if nothing moved.
+            let T = relative.isFinite ? relative : .identity
             let m = T.rotationMatrix
             r = SIMD16<Float>(repeating: 0)
             for i in 0..<3 { for j in 0..<3 { r[3 * i + j] = Float(m[i, j]) } }
