@@ -23,8 +23,7 @@ extension CameraRenderer {
     /// (margins rounded up to 16 px and the height to 32 rows: fewer distinct render-target
     /// sizes), or nil when those rows see nothing.
     func window(for group: ReprojectionPlan.Group) -> (left: Int, top: Int, width: Int, height: Int)? {
-        let spans = wideRowsOfRow[group.rows].compactMap { $0 }
-        guard let lo = spans.map(\.lowerBound).min(), let hi = spans.map(\.upperBound).max() else { return nil }
+        guard let (lo, hi) = wideRowSpan(of: group.rows) else { return nil }
         let margin = (group.margin + 15) / 16 * 16
         let top = lo - margin
         let height = (hi + margin - top + 1 + 31) / 32 * 32
@@ -57,22 +56,16 @@ extension CameraRenderer {
         let w = lens.calibration.width, h = lens.calibration.height
         precondition(plan.rowTimes.count == h, "plan made for \(plan.rowTimes.count) rows, image has \(h)")
         var values = [Float](repeating: 0, count: w * h)
+        let instants = plan.pathPieces + 1
         for group in plan.groups {
             guard let window = window(for: group) else { continue }
             let T_world_render = pose(group.time)
             let render = try renderWithDepth(scene: scene, cameraNode: cameraNode, renderer: renderer, alignment: alignment,
                                              T_world_camera: T_world_render, window: window)
             // Per row and path instant: the row's camera in the render's camera frame.
-            let instants = max(plan.pathPieces, 0) + 1
             let inverse = T_world_render.inverse
-            var motions = [RowMotion]()
-            motions.reserveCapacity(group.rows.count * instants)
-            for v in group.rows {
-                for s in 0..<instants {
-                    let t = plan.pathPieces == 0 ? plan.rowTimes[v]
-                        : plan.rowTimes[v] - plan.exposure / 2 + plan.exposure * Double(s) / Double(plan.pathPieces)
-                    motions.append(RowMotion(inverse * pose(t)))
-                }
+            let motions = group.rows.flatMap { v in
+                (0..<instants).map { RowMotion(inverse * pose(plan.instant(row: v, piece: $0))) }
             }
             gather(rows: group.rows, instants: instants, motions: motions, render: render, into: &values)
         }

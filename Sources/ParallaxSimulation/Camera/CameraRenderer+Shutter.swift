@@ -17,11 +17,17 @@ extension CameraRenderer {
     /// down to a multiple of 8 and its height up to a multiple of 32 (fewer distinct render-target
     /// sizes), or nil when those rows see nothing.
     func wideBand(forOutputRows rows: ClosedRange<Int>) -> (top: Int, height: Int)? {
-        let spans = wideRowsOfRow[rows].compactMap { $0 }
-        guard let lo = spans.map(\.lowerBound).min(), let hi = spans.map(\.upperBound).max() else { return nil }
+        guard let (lo, hi) = wideRowSpan(of: rows) else { return nil }
         let top = lo / 8 * 8
         let height = min((hi - top + 1 + 31) / 32 * 32, wideSize.height - top)
         return (top, height)
+    }
+
+    /// The first and last wide-image row that output rows `rows` sample, nil when they see nothing.
+    func wideRowSpan<R: RangeExpression<Int>>(of rows: R) -> (first: Int, last: Int)? {
+        let spans = wideRowsOfRow[rows].compactMap { $0 }
+        guard let lo = spans.map(\.lowerBound).min(), let hi = spans.map(\.upperBound).max() else { return nil }
+        return (lo, hi)
     }
 
     /// Warps several wide renders of one frame (``ShutterSampling/renderTimes`` order, each a

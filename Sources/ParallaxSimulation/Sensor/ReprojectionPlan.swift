@@ -66,4 +66,10 @@ public struct ReprojectionPlan: Sendable, Equatable {
         let pieces = pixelSpeed * exposure / 16
         pathPieces = exposure > 0 ? max(1, min(8, pieces.isFinite ? Int(pieces.rounded(.up)) : 8)) : 0
     }
+
+    /// Instant `piece` (0…``pathPieces``) of row `v`'s exposure: its start to its end in equal
+    /// steps, or the row's one instant without exposure.
+    public func instant(row v: Int, piece: Int) -> Double {
+        pathPieces == 0 ? rowTimes[v] : rowTimes[v] - exposure / 2 + exposure * Double(piece) / Double(pathPieces)
+    }
 }
