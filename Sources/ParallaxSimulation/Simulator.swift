@@ -25,12 +25,21 @@ public struct SimulationConfiguration: Sendable {
     public var initialGyroscopeBias = Vector3(0.002, -0.001, 0.0015)
     /// Initial biases of the IMU.
     public var initialAccelerometerBias = Vector3(0.03, -0.02, 0.04)
+    /// When set, the initial biases are drawn from the seed with this spread instead of the two
+    /// fixed values above (the ground-truth CSV's bias columns hold what was drawn).
+    public var initialBiasSpread: InitialBiasSpread?
     /// Camera imperfections (exposure blur, rolling shutter, time shift, calibration error,
     /// auto-exposure); none by default, which keeps the output byte-identical to earlier versions.
     public var sensorEffects = SensorEffects()
 
     /// Creates the default configuration (mono EuRoC camera, EuRoC IMU, seed 1).
     public init() {}
+
+    /// The IMU's biases at the first sample: drawn from the seed when `initialBiasSpread` is set,
+    /// the fixed values otherwise.
+    public var initialBiases: (gyroscope: Vector3, accelerometer: Vector3) {
+        initialBiasSpread?.draw(seed: seed) ?? (initialGyroscopeBias, initialAccelerometerBias)
+    }
 
     /// EuRoC's stereo pair at `rate` Hz.
     public static func eurocCameras(stereo: Bool, rate: Double = 20) -> [CameraCalibration] {
@@ -97,9 +106,10 @@ public final class Simulator {
         let perturbations = config.cameras.enumerated().map {
             CalibrationPerturbation(truth: $1, sizes: effects.calibrationError, seed: config.seed, index: $0)
         }
+        let bias = config.initialBiases
         let imuSim = IMUSimulator(
             rate: config.imu.rateHz, noise: config.imu.noiseDensities,
-            initialGyroscopeBias: config.initialGyroscopeBias, initialAccelerometerBias: config.initialAccelerometerBias)
+            initialGyroscopeBias: bias.gyroscope, initialAccelerometerBias: bias.accelerometer)
         let imuSamples = try imuSim.simulate(trajectory: trajectory, seed: config.seed, timeOffsetNanoseconds: config.timeOffsetNs)
 
         let writer = try EuRoCWriter(url: folder, cameras: perturbations.map { effects.statedCalibration($0.written) },

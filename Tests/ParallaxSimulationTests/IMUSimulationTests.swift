@@ -87,4 +87,36 @@ import Testing
         // Same seed, same samples, bit for bit.
         #expect(try imu.simulate(trajectory: trajectory, seed: 11) == samples)
     }
+
+    /// With a spread, each seed starts from its own biases (drawn on a stream of their own, so the
+    /// white noise and the walks stay the seed's); without one, from the fixed defaults.
+    @Test func initialBiasesDrawnPerSeed() throws {
+        var config = SimulationConfiguration()
+        #expect(config.initialBiases.gyroscope == config.initialGyroscopeBias)
+        #expect(config.initialBiases.accelerometer == config.initialAccelerometerBias)
+        let spread = InitialBiasSpread(gyroscope: 0.05, accelerometer: 0.2)
+        config.initialBiasSpread = spread
+        let one = config.initialBiases
+        config.seed = 2
+        let two = config.initialBiases
+        #expect(one.gyroscope != two.gyroscope && one.accelerometer != two.accelerometer)
+        #expect(spread.draw(seed: 2) == two)
+        // Over many seeds the draws have the stated spread per axis.
+        var sg = 0.0, sa = 0.0
+        for seed in 1...400 {
+            let b = spread.draw(seed: UInt64(seed))
+            sg += b.gyroscope.squaredNorm
+            sa += b.accelerometer.squaredNorm
+        }
+        #expect(abs((sg / 1200).squareRoot() / 0.05 - 1) < 0.1)
+        #expect(abs((sa / 1200).squareRoot() / 0.2 - 1) < 0.1)
+        // The first sample carries the drawn biases; the noise is the seed's whatever the biases.
+        let trajectory = try TrajectoryBuilder.preset(.still, duration: 1)
+        let drawn = try IMUSimulator(initialGyroscopeBias: two.gyroscope, initialAccelerometerBias: two.accelerometer)
+            .simulate(trajectory: trajectory, seed: 2)
+        let fixed = try IMUSimulator().simulate(trajectory: trajectory, seed: 2)
+        #expect(drawn[0].gyroscopeBias == two.gyroscope)
+        let shift = drawn[50].gyroscope - fixed[50].gyroscope
+        #expect((shift - (two.gyroscope - fixed[0].gyroscopeBias)).norm < 1e-12)
+    }
 }

@@ -73,6 +73,36 @@ enum TrackingFixtures {
         return (try EuRoCDataset(url: folder), name)
     }
 
+    /// Writes into `folder` the cached dataset `name` (made by ``simulated(trajectory:stereo:timeOffset:duration:profile:)``
+    /// from `trajectory`, mono, seed 1) with its IMU and ground truth simulated again from initial
+    /// biases drawn with `spread`; the images and `sensor.yaml` are the cached dataset's (cam0 data
+    /// linked, not copied). Only the IMU is rendered again, which takes a second.
+    static func withRedrawnBias(of name: String, trajectory: String, duration: Double, profile: SensorProfile,
+                                spread: InitialBiasSpread, into folder: URL) throws {
+        let source = cache.appendingPathComponent(name)
+        let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/\(scene(for: trajectory)).json"))
+        var config = SimulationConfiguration()
+        config.seed = 1
+        config.cameras = SimulationConfiguration.eurocCameras(stereo: false, rate: simulatedCameraRate)
+        config.sensorEffects = profile.effects
+        config.renderImages = false
+        config.initialBiasSpread = spread
+        let poses = try TUMTrajectory.read(contentsOf: shared.appendingPathComponent("trajectories/\(trajectory).txt"))
+        let samples = poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
+        let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: duration)
+        _ = try Simulator(scene: scene, trajectory: spline, configuration: config,
+                          alignment: SimulationSetup.alignment(for: spline, scene: scene)).run(to: folder)
+        let fm = FileManager.default
+        let cam0 = folder.appendingPathComponent("mav0/cam0")
+        try? fm.removeItem(at: cam0)
+        try fm.createDirectory(at: cam0, withIntermediateDirectories: true)
+        try fm.createSymbolicLink(at: cam0.appendingPathComponent("data"),
+                                  withDestinationURL: source.appendingPathComponent("mav0/cam0/data"))
+        for file in ["data.csv", "sensor.yaml"] {
+            try fm.copyItem(at: source.appendingPathComponent("mav0/cam0/\(file)"), to: cam0.appendingPathComponent(file))
+        }
+    }
+
     /// How a profile's blur and rolling shutter were rendered, for cache names: `rp` for
     /// reprojection, `r64` for up to 64 renders.
     static func shutterTag(_ effects: SensorEffects) -> String {

@@ -31,6 +31,10 @@ struct SimulateCommand: ParsableCommand {
     static let maxCameraRate = 1000.0
     /// The largest image noise σ in grey levels (the full 8-bit range).
     static let maxImageNoise = 255.0
+    /// The widest gyroscope bias spread in rad/s (about 57 °/s: far beyond any MEMS part).
+    static let maxGyroBiasSpread = 1.0
+    /// The widest accelerometer bias spread in m/s² (half of gravity).
+    static let maxAccelBiasSpread = 5.0
 
     @Option(help: "Scene file (JSON, glTF or OBJ).")
     var scene: String = "Scenes/room.json"
@@ -50,7 +54,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .customLong("static-start"), parsing: .unconditional, help: "Seconds to hold the first pose perfectly still.")
     var staticStart: Double = 0
 
-    @Option(parsing: .unconditional, help: "Random seed (noise, biases, lighting).")
+    @Option(parsing: .unconditional, help: "Random seed (noise, bias walks, lighting; the initial biases with a bias spread).")
     var seed: UInt64 = 1
 
     @Option(name: .customLong("rate-imu"), parsing: .unconditional, help: "IMU rate in Hz.")
@@ -64,6 +68,14 @@ struct SimulateCommand: ParsableCommand {
 
     @Option(name: .customLong("image-noise"), parsing: .unconditional, help: "Image noise σ in grey levels.")
     var imageNoise: Double = 2
+
+    @Option(name: .customLong("gyro-bias-spread"), parsing: .unconditional,
+            help: "Draw the gyroscope's initial bias from the seed: σ per axis in rad/s (0: the fixed default).")
+    var gyroBiasSpread: Double = 0
+
+    @Option(name: .customLong("accel-bias-spread"), parsing: .unconditional,
+            help: "Draw the accelerometer's initial bias from the seed: σ per axis in m/s² (0: the fixed default).")
+    var accelBiasSpread: Double = 0
 
     @Flag(name: .customLong("constant-lighting"), help: "Keep lighting and exposure constant.")
     var constantLighting = false
@@ -91,6 +103,8 @@ struct SimulateCommand: ParsableCommand {
                                   + "--rate-imu (\(NumberChecks.text(rateIMU)) Hz)")
         }
         try NumberChecks.nonNegative(imageNoise, "--image-noise", atMost: Self.maxImageNoise, unit: "grey levels")
+        try NumberChecks.nonNegative(gyroBiasSpread, "--gyro-bias-spread", atMost: Self.maxGyroBiasSpread, unit: "rad/s")
+        try NumberChecks.nonNegative(accelBiasSpread, "--accel-bias-spread", atMost: Self.maxAccelBiasSpread, unit: "m/s²")
     }
 
     func run() throws {
@@ -101,6 +115,15 @@ struct SimulateCommand: ParsableCommand {
         config.imageNoiseSigma = imageNoise
         config.varyLighting = !constantLighting
         config.renderImages = !noImages
+        if gyroBiasSpread > 0 || accelBiasSpread > 0 {
+            config.initialBiasSpread = InitialBiasSpread(gyroscope: gyroBiasSpread, accelerometer: accelBiasSpread)
+            let drawn = config.initialBiases
+            func text(_ v: Vector3, _ digits: Int) -> String {
+                "(" + [v.x, v.y, v.z].map { String(format: "%.\(digits)f", $0) }.joined(separator: ", ") + ")"
+            }
+            print("initial biases drawn from seed \(seed): gyroscope \(text(drawn.gyroscope, 5)) rad/s, "
+                  + "accelerometer \(text(drawn.accelerometer, 4)) m/s²")
+        }
         config.sensorEffects = try sensor.effects(stereo: stereo)
         var cameras = [CameraCalibration.eurocCam0, .eurocCam1]
         var imu = IMUCalibration.eurocIMU

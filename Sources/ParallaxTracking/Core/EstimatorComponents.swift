@@ -86,6 +86,8 @@ struct StartupWindow {
     var stereoVelocities: [(time: Double, velocity: Vector3)] = []
     /// Features of recent frames (visual–inertial alignment from motion).
     var alignmentFrames: [VisualInertialAlignment.Frame] = []
+    /// The gyroscope bias the latest frames' images give (``GyroBiasFromImages``), when they pin it.
+    var gyroBias: GyroBiasFromImages.Solution?
     /// Time of the last divergence reset: a re-initialisation waits as long after it as the first
     /// one waits after the start (the alignment needs the same span of frames).
     var resetTime: Double?

@@ -214,6 +214,10 @@ struct EstimatorCore {
             startup.alignmentFrames.append(.init(time: timestamp, observations: observations))
             let window = configuration.alignmentWindow
             startup.alignmentFrames.removeAll { timestamp - $0.time > window + 1e-6 }
+            if let samples = imu.prefix(through: timestamp) {
+                let solution = GyroBiasFromImages(rig: rig).solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
+                startup.gyroBias = solution.flatMap { $0.sigma <= configuration.initializationPriors.imageGyroBiasMaximumSigma ? $0 : nil }
+            }
         }
         initialize(at: timestamp, frame: frame, previousFrameTime: previousFrameTime)
         if state == nil, let frame, let v = stereoVelocity(frame, dt: timestamp - previousFrameTime) {
@@ -228,6 +232,7 @@ struct EstimatorCore {
         state = nil
         features.removeAll()
         startup.alignmentFrames.removeAll()
+        startup.gyroBias = nil
         health.relocalizingFrames = configuration.relocalizingFrames
         health.framesSinceInit = 0
         startup.resetTime = timestamp
@@ -332,7 +337,8 @@ struct EstimatorCore {
     /// Gyro-integrated rotation of cam0 between two frame times (`p_cur = R p_prev`), for KLT.
     func predictedCameraRotation(from t0: Double, to t1: Double) -> Matrix3? {
         guard t0.isFinite, t1 > t0 else { return nil }
-        let bg = state?.biasGyro ?? .zero
+        // Before the filter exists, the start window's images may already know the bias.
+        let bg = state?.biasGyro ?? startup.gyroBias?.bias ?? .zero
         let segments = IMUSegment.split(imu.slice(from: t0), from: t0, to: t1, maxGap: .infinity)
         guard !segments.isEmpty else { return nil }
         var r = Matrix3.identity

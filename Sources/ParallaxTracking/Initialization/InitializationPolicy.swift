@@ -9,6 +9,8 @@ extension EstimatorCore {
     ///    from the mean specific force over that span (the mean acceleration of hand-held or hovering
     ///    motion is small against g), zero velocity with a wide prior; the MSCKF updates of the next
     ///    frames make velocity, tilt and biases converge (reported `limited(initializing)` meanwhile).
+    ///    The gyro bias of a start in motion comes from the start window's images
+    ///    (``GyroBiasFromImages``) when they pin it, zero otherwise.
     mutating func initialize(at t: Double, frame: FeatureFrame?, previousFrameTime: Double) {
         guard let samples = imu.prefix(through: t), let start = imu.firstTime, let newest = samples.last else { return }
         let first = max(start, startup.resetTime ?? start)
@@ -16,6 +18,7 @@ extension EstimatorCore {
         var nav: NavigationState
         var uncertainty: TrackerConfiguration.InitialUncertainty
         var velocityFromAlignment = false
+        var gyroBias = Vector3.zero
         let visuallyStill = startup.stillSince.map { t - $0 >= configuration.staticInitializer.window * 0.5 } ?? false
         let handheldSteady = startup.isSteady(window: configuration.steadinessWindow)
         if visuallyStill, let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
@@ -38,7 +41,15 @@ extension EstimatorCore {
             var up = mean.normalized
             uncertainty = priors.fromMotion
             var vNow: Vector3?
-            let aligned = VisualInertialAlignment(rig: rig).solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
+            // The gyro bias first: the alignment's rays and the filter's first turns depend on it.
+            if let images = startup.gyroBias {
+                gyroBias = images.bias
+                uncertainty.gyroBias = min(priors.fromMotion.gyroBias,
+                                           max(priors.imageGyroBiasFloor, priors.imageGyroBiasInflation * images.sigma))
+            }
+            var alignment = VisualInertialAlignment(rig: rig)
+            alignment.biasGyro = gyroBias
+            let aligned = alignment.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
             if let aligned {
                 // Velocity and gravity from the closed-form alignment of the last frames.
                 up = -aligned.gravity.normalized
@@ -48,7 +59,7 @@ extension EstimatorCore {
                 uncertainty.velocity = priors.alignedVelocity
             } else if isStereo {
                 vNow = frame.flatMap { stereoVelocity($0, dt: t - previousFrameTime) }
-                if let vNow, let g = stereoGravity(velocityNow: vNow, at: t) {
+                if let vNow, let g = stereoGravity(velocityNow: vNow, at: t, biasGyro: gyroBias) {
                     up = -g.normalized
                     uncertainty.tilt = priors.alignedTilt
                 }
@@ -65,6 +76,7 @@ extension EstimatorCore {
             nav = NavigationState(timestamp: newest.timestamp,
                                   T_world_body: RigidTransform(rotationMatrix: rotation, translation: .zero))
             if let v = vNow { nav.velocity = rotation * v }
+            nav.biasGyro = gyroBias
         }
         if let anchor = startup.anchor {
             // Re-initialisation after a reset: keep position and heading so the world frame stays put.
@@ -126,9 +138,9 @@ extension EstimatorCore {
     /// closed form): with body velocities v_a, v_b and the IMU deltas ΔR, Δv over [a, b],
     /// R_aᵀ g Δt = ΔR v_b − v_a − Δv. Uses the oldest stored velocity at least 0.3 s old; nil when
     /// none exists or the magnitude is implausible.
-    func stereoGravity(velocityNow vb: Vector3, at t: Double) -> Vector3? {
+    func stereoGravity(velocityNow vb: Vector3, at t: Double, biasGyro: Vector3) -> Vector3? {
         guard let a = startup.stereoVelocities.first(where: { t - $0.time >= 0.3 }) else { return nil }
-        var pre = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: noise)
+        var pre = Preintegration(biasGyro: biasGyro, biasAccel: .zero, noise: noise)
         let samples = imu.slice(from: a.time)
         for segment in IMUSegment.split(samples, from: a.time, to: t, maxGap: 0.05) {
             pre.integrate(gyro: segment.gyro, accel: segment.accel, dt: segment.duration)

@@ -18,9 +18,10 @@ import ParallaxMath
 /// `c = p_i + R_i p_bc` constrains `X_f`: `[d]× (X_f − c) = 0`. We minimise the sum of squared
 /// ray-to-point distances `Σ (X_f − c)ᵀ (I − d dᵀ) (X_f − c)` with unit `d`, eliminate each `X_f`
 /// by its 3×3 Schur complement, and solve the 6×6 system in `θ` with `‖g₀‖ = 9.81` enforced exactly
-/// (a trust-region style secular equation on the 3×3 gravity block). Biases are taken as zero:
-/// over a one-second window the gyro bias of an EuRoC-grade IMU moves bearings by a fraction of a
-/// degree, and the filter estimates both biases right after.
+/// (a trust-region style secular equation on the 3×3 gravity block). The gyroscope bias comes in
+/// known (``GyroBiasFromImages``, solved first as VINS-Mono does): a turn-on bias of 0.03 rad/s
+/// turns a one-second window's rays by 2°, enough to tilt the answer. The accelerometer bias is
+/// taken as zero (its 0.1 m/s² is 1 % of gravity), and the filter estimates both right after.
 ///
 /// A second pass reweights each ray by the inverse squared distance from the first pass, turning
 /// the metric distances into angular errors so distant points do not dominate.
@@ -55,6 +56,8 @@ struct VisualInertialAlignment {
     }
 
     let rig: CameraRig
+    /// Gyroscope bias (rad/s) the rotations are integrated with.
+    var biasGyro = Vector3.zero
     var gravityMagnitude = 9.81
     /// Minimum number of frames of a feature used in the solve (stereo pairs count once).
     var minimumObservations = 3
@@ -78,9 +81,9 @@ struct VisualInertialAlignment {
     func solve(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> Solution? {
         guard frames.count >= minimumObservations, let t0 = frames.first?.time, let tN = frames.last?.time,
               tN - t0 > 0.2 else { return nil }
-        // Preintegrated deltas from the first frame to each frame (zero biases).
+        // Preintegrated deltas from the first frame to each frame (accelerometer bias zero).
         var deltas: [(r: Matrix3, v: Vector3, p: Vector3, t: Double)] = []
-        var pre = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: noise)
+        var pre = Preintegration(biasGyro: biasGyro, biasAccel: .zero, noise: noise)
         guard samples.contains(where: { $0.timestamp <= t0 }) else { return nil }
         var current = t0
         for frame in frames {

@@ -131,6 +131,13 @@ extension TrackerConfiguration {
         public var alignedVelocity = 0.1
         /// Velocity σ (m/s) when the velocity comes from two stereo frames.
         public var stereoVelocity = 0.15
+        /// Smallest gyro-bias σ (rad/s) after the bias came from the start window's images: the
+        /// images' own spread ignores a time offset or rolling shutter not yet estimated.
+        public var imageGyroBiasFloor = 0.005
+        /// Factor on the images' gyro-bias spread for the filter's prior.
+        public var imageGyroBiasInflation = 3.0
+        /// The images' gyro bias is used only when its spread is at most this (rad/s).
+        public var imageGyroBiasMaximumSigma = 0.005
 
         /// The default priors.
         public init() {}

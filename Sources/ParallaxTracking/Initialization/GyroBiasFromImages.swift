@@ -1,0 +1,184 @@
+import Foundation
+import ParallaxMath
+
+/// The gyroscope bias from the start window's images, before the filter exists.
+///
+/// A start in motion has no still IMU window to read the bias from, and a MEMS gyroscope's
+/// turn-on bias (0.01–0.08 rad/s on EuRoC's recordings) turns the gyro-integrated rotations of
+/// a one-second window by degrees: the visual–inertial alignment then fits gravity and velocity
+/// to rays pointing the wrong way, and the filter starts off by more than it can pull back.
+/// VINS-Mono solves the bias first from rotations of a visual structure-from-motion (Qin, Li &
+/// Shen, TRO 2018, §V-A); Kaiser et al. (RA-L 2017) add it to the closed-form unknowns. Here the
+/// rotations need no structure: for two frames `i`, `j` the bearings `fᵢ` and `R_ci_cj(b_g) f_j`
+/// of a point and the baseline `t` are coplanar,
+///
+///     rₖ = t · (fᵢ × R_ci_cj(b_g) f_j) = 0,
+///
+/// with `R_ci_cj(b_g) = R_bcᵀ ΔR_ij(b_g) R_bc` from the preintegrated gyro (Forster et al. 2017,
+/// eq. 44, to first order in the bias). Minimising Σ rₖ² over `t` (a unit vector per pair) gives the
+/// smallest eigenvalue of Σ nₖnₖᵀ, Kneip & Lynen's rotation cost ("Direct optimization of
+/// frame-to-frame rotation", ICCV 2013); here the rotation is known up to the bias, so Gauss–Newton
+/// runs over `b_g` with each pair's baseline direction eliminated by its Schur complement.
+/// Translation of any size is allowed, pure rotation included (then every `nₖ` vanishes at the
+/// right bias). Residuals get Huber weights at twice their robust spread.
+struct GyroBiasFromImages {
+    /// The estimate and its spread.
+    struct Solution {
+        /// Gyroscope bias (rad/s, body frame).
+        var bias: Vector3
+        /// Largest standard deviation of the estimate over any direction (rad/s), from the
+        /// residuals' robust spread.
+        var sigma: Double
+        /// Frame pairs used.
+        var pairs: Int
+    }
+
+    let rig: CameraRig
+    /// Seconds between the two frames of a pair (the bias turns them by `|b_g| · span`).
+    var pairSpan = 0.3
+    /// Points two frames of a pair must share.
+    var minimumFeatures = 15
+    /// Pairs needed for an estimate.
+    var minimumPairs = 3
+    /// Gauss–Newton iterations (it converges in 3–4 from zero).
+    var iterations = 8
+    /// Standard deviation (rad/s) of a weak prior at zero that keeps directions the images do not
+    /// see from wandering.
+    var priorSigma = 0.2
+    /// Largest plausible bias (rad/s); a larger answer is refused.
+    var maximumBias = 0.3
+
+    /// One pair's data: bearings in frame i and in frame j, and the preintegrated gyro i → j.
+    private struct Pair {
+        var first: [Vector3]
+        var second: [Vector3]
+        var preintegration: Preintegration
+        var baseline: Vector3 = Vector3(0, 0, 1)
+    }
+
+    /// Solves over `frames` (ascending times, on the IMU clock) with IMU `samples` covering them;
+    /// nil when fewer than ``minimumPairs`` pairs share enough points or the solve fails.
+    func solve(frames: [VisualInertialAlignment.Frame], samples: ArraySlice<IMUMeasurement>,
+               noise: IMUNoise) -> Solution? {
+        var pairs = makePairs(frames: frames, samples: samples, noise: noise)
+        guard pairs.count >= minimumPairs else { return nil }
+        let rbc = rig.R_body_cam0
+        var bias = Vector3.zero
+        var scale = 0.0
+        var reduced = Matrix3.zero
+        for iteration in 0..<iterations {
+            // Baselines for the current bias: each pair's smallest eigenvector of Σ nnᵀ.
+            var residuals: [Double] = []
+            for p in pairs.indices {
+                let r = rotation(pairs[p].preintegration, bias: bias, rbc: rbc)
+                var m = Matrix3.zero
+                for (f, g) in zip(pairs[p].first, pairs[p].second) {
+                    let n = f.cross(r * g)
+                    m += Matrix3.outer(n, n)
+                }
+                guard let eigen = try? SymmetricEigen(Matrix(m)) else { return nil }
+                let t = Vector3(eigen.vectors[0, 0], eigen.vectors[1, 0], eigen.vectors[2, 0])
+                pairs[p].baseline = t
+                for (f, g) in zip(pairs[p].first, pairs[p].second) { residuals.append(t.dot(f.cross(r * g))) }
+            }
+            scale = max(1e-6, 1.4826 * Self.median(residuals.map { abs($0) }))
+            let huber = 2 * scale
+            // Normal equations in δb_g with each pair's tangent baseline update α eliminated.
+            var h = Matrix3.identity * (scale * scale / (priorSigma * priorSigma))
+            var b = -bias * (scale * scale / (priorSigma * priorSigma))
+            for pair in pairs {
+                let r = rotation(pair.preintegration, bias: bias, rbc: rbc)
+                let rot = pair.preintegration.correctedRotation(biasGyro: bias)
+                let jr = pair.preintegration.dR_dbg
+                let t = pair.baseline
+                let helper = abs(t.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
+                let e1 = t.cross(helper).normalized, e2 = t.cross(e1)
+                var hbb = Matrix3.zero, hba = [Vector3.zero, Vector3.zero]
+                var haa = [[1e-12, 0.0], [0.0, 1e-12]]
+                var gb = Vector3.zero, ga = [0.0, 0.0]
+                for (f, g) in zip(pair.first, pair.second) {
+                    let u = rbc * g
+                    let n = f.cross(r * g)
+                    let res = t.dot(n)
+                    let w = abs(res) <= huber ? 1 : huber / abs(res)
+                    // ∂r/∂δb_g = (t × f)ᵀ ∂(R g)/∂δb_g, ∂(R g)/∂δb_g = −R_bcᵀ ΔR [u]× J_r.
+                    let dg = -1 * (rbc.transpose * rot * Matrix3.skew(u) * jr)
+                    let tf = t.cross(f)
+                    let jb = dg.transpose * tf
+                    let jt = [n.dot(e1), n.dot(e2)]
+                    hbb += Matrix3.outer(jb, jb) * w
+                    gb += jb * (-w * res)
+                    for a in 0..<2 {
+                        hba[a] += jb * (w * jt[a])
+                        ga[a] -= w * jt[a] * res
+                        for c in 0..<2 { haa[a][c] += w * jt[a] * jt[c] }
+                    }
+                }
+                // Schur complement of the 2×2 baseline block.
+                let det = haa[0][0] * haa[1][1] - haa[0][1] * haa[1][0]
+                guard det > 0 else { continue }
+                let inv = [[haa[1][1] / det, -haa[0][1] / det], [-haa[1][0] / det, haa[0][0] / det]]
+                var hs = hbb, gs = gb
+                for a in 0..<2 {
+                    for c in 0..<2 {
+                        hs = hs - Matrix3.outer(hba[a], hba[c]) * inv[a][c]
+                        gs = gs - hba[a] * (inv[a][c] * ga[c])
+                    }
+                }
+                h += hs
+                b += gs
+            }
+            guard let hi = h.inverse else { return nil }
+            let step = hi * b
+            guard step.x.isFinite, step.y.isFinite, step.z.isFinite else { return nil }
+            bias += step
+            reduced = h
+            if step.norm < 1e-6, iteration > 0 { break }
+        }
+        guard bias.norm <= maximumBias, let covariance = reduced.inverse else { return nil }
+        let spread = (0..<3).map { covariance[$0, $0] }.max() ?? .infinity
+        let sigma = scale * spread.squareRoot()
+        guard sigma.isFinite else { return nil }
+        return Solution(bias: bias, sigma: sigma, pairs: pairs.count)
+    }
+
+    /// `R_ci_cj` for gyro bias `bias`: cam0 of frame j in cam0 of frame i.
+    private func rotation(_ pre: Preintegration, bias: Vector3, rbc: Matrix3) -> Matrix3 {
+        rbc.transpose * pre.correctedRotation(biasGyro: bias) * rbc
+    }
+
+    /// Frames `pairSpan` apart (each frame with the first one at least that much later), with the
+    /// cam0 bearings they share and the gyro integrated between them at zero bias.
+    private func makePairs(frames: [VisualInertialAlignment.Frame], samples: ArraySlice<IMUMeasurement>,
+                           noise: IMUNoise) -> [Pair] {
+        var pairs: [Pair] = []
+        for (i, first) in frames.enumerated() {
+            guard let second = frames[(i + 1)...].first(where: { $0.time - first.time >= pairSpan * 0.95 }),
+                  second.time - first.time <= pairSpan * 2 else { continue }
+            var lookup: [Int: Vector2] = [:]
+            for o in first.observations { lookup[o.id] = o.left }
+            var a: [Vector3] = [], b: [Vector3] = []
+            for o in second.observations {
+                guard let z = lookup[o.id] else { continue }
+                a.append(Vector3(z.x, z.y, 1).normalized)
+                b.append(Vector3(o.left.x, o.left.y, 1).normalized)
+            }
+            guard a.count >= minimumFeatures, samples.contains(where: { $0.timestamp <= first.time }) else { continue }
+            var pre = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: noise)
+            var gap = false
+            for segment in IMUSegment.split(samples, from: first.time, to: second.time, maxGap: 0.05) {
+                if segment.isGap { gap = true; break }
+                pre.integrate(gyro: segment.gyro, accel: segment.accel, dt: segment.duration)
+            }
+            guard !gap, pre.deltaTime > 0 else { continue }
+            pairs.append(Pair(first: a, second: b, preintegration: pre))
+        }
+        return pairs
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let s = values.sorted()
+        return s[s.count / 2]
+    }
+}
