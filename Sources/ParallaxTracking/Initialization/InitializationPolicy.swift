@@ -44,8 +44,7 @@ extension EstimatorCore {
             // The gyro bias first: the alignment's rays and the filter's first turns depend on it.
             if let images = startup.gyroBias {
                 gyroBias = images.bias
-                uncertainty.gyroBias = min(priors.fromMotion.gyroBias,
-                                           max(priors.imageGyroBiasFloor, priors.imageGyroBiasInflation * images.sigma))
+                uncertainty.gyroBias = priors.imageGyroBias
             }
             var alignment = VisualInertialAlignment(rig: rig)
             alignment.biasGyro = gyroBias
