@@ -29,6 +29,15 @@ enum CalibrationReport {
         return out
     }
 
+    /// The IMU biases at the last pose (empty when nothing was tracked): what a user compares with
+    /// an IMU's datasheet, or with the bias columns of EuRoC's ground truth.
+    static func biases(_ s: DatasetRunner.Summary) -> String {
+        guard let b = s.finalBiases else { return "" }
+        let g = b.gyroscope, a = b.accelerometer
+        return String(format: "\nIMU biases at the last pose: gyroscope [%.5f, %.5f, %.5f] rad/s, accelerometer [%.4f, %.4f, %.4f] m/s²",
+                      g.x, g.y, g.z, a.x, a.y, a.z)
+    }
+
     /// One line per camera whose intrinsics were estimated online (empty otherwise).
     static func intrinsics(_ s: DatasetRunner.Summary) -> String {
         s.finalIntrinsics.enumerated().map { i, v in
