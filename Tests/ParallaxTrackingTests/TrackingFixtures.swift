@@ -53,24 +53,33 @@ enum TrackingFixtures {
             + (profile == .ideal ? "" : "-\(profile.rawValue)-\(Self.shutterTag(profile.effects))")  // images differ by method
         let name = "\(trajectory)-\(sceneName)-\(stereo ? "stereo" : "mono")-\(Int(duration))s-\(Int(simulatedCameraRate))hz\(offsetTag)"
         let folder = try SimulationCache(folder: cache).dataset(named: name) { temporary in
-            let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/\(sceneName).json"))
-            var config = SimulationConfiguration()
-            config.seed = 1
-            config.cameras = SimulationConfiguration.eurocCameras(stereo: stereo, rate: simulatedCameraRate)
-            if profile != .ideal {
-                config.sensorEffects = profile.effects
-            } else {
-                config.sensorEffects.timeshiftCamIMU = timeOffset
-                config.sensorEffects.statesTimingInCalibration = false
+            try simulate(trajectory: trajectory, stereo: stereo, duration: duration, into: temporary) { config in
+                if profile != .ideal {
+                    config.sensorEffects = profile.effects
+                } else {
+                    config.sensorEffects.timeshiftCamIMU = timeOffset
+                    config.sensorEffects.statesTimingInCalibration = false
+                }
             }
-            let poses = try TUMTrajectory.read(contentsOf: trajectoryURL)
-            let samples = poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
-            let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: duration)
-            let alignment = SimulationSetup.alignment(for: spline, scene: scene)
-            _ = try Simulator(scene: scene, trajectory: spline, configuration: config, alignment: alignment)
-                .run(to: temporary)
         }
         return (try EuRoCDataset(url: folder), name)
+    }
+
+    /// Simulates `trajectory` through ``scene(for:)`` with EuRoC's cameras at ``simulatedCameraRate``,
+    /// seed 1, and whatever `configure` changes, into `folder`.
+    private static func simulate(trajectory: String, stereo: Bool, duration: Double, into folder: URL,
+                                 configure: (inout SimulationConfiguration) -> Void) throws {
+        let sceneFile = repoRoot.appendingPathComponent("Scenes/\(Self.scene(for: trajectory)).json")
+        let scene = try Scene.load(contentsOf: sceneFile)
+        var config = SimulationConfiguration()
+        config.seed = 1
+        config.cameras = SimulationConfiguration.eurocCameras(stereo: stereo, rate: simulatedCameraRate)
+        configure(&config)
+        let poses = try TUMTrajectory.read(contentsOf: shared.appendingPathComponent("trajectories/\(trajectory).txt"))
+        let samples = poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
+        let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: duration)
+        _ = try Simulator(scene: scene, trajectory: spline, configuration: config,
+                          alignment: SimulationSetup.alignment(for: spline, scene: scene)).run(to: folder)
     }
 
     /// Writes into `folder` the cached dataset `name` (made by ``simulated(trajectory:stereo:timeOffset:duration:profile:)``
@@ -80,18 +89,11 @@ enum TrackingFixtures {
     static func withRedrawnBias(of name: String, trajectory: String, duration: Double, profile: SensorProfile,
                                 spread: InitialBiasSpread, into folder: URL) throws {
         let source = cache.appendingPathComponent(name)
-        let scene = try Scene.load(contentsOf: repoRoot.appendingPathComponent("Scenes/\(scene(for: trajectory)).json"))
-        var config = SimulationConfiguration()
-        config.seed = 1
-        config.cameras = SimulationConfiguration.eurocCameras(stereo: false, rate: simulatedCameraRate)
-        config.sensorEffects = profile.effects
-        config.renderImages = false
-        config.initialBiasSpread = spread
-        let poses = try TUMTrajectory.read(contentsOf: shared.appendingPathComponent("trajectories/\(trajectory).txt"))
-        let samples = poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
-        let spline = try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: duration)
-        _ = try Simulator(scene: scene, trajectory: spline, configuration: config,
-                          alignment: SimulationSetup.alignment(for: spline, scene: scene)).run(to: folder)
+        try simulate(trajectory: trajectory, stereo: false, duration: duration, into: folder) { config in
+            config.sensorEffects = profile.effects
+            config.renderImages = false
+            config.initialBiasSpread = spread
+        }
         let fm = FileManager.default
         let cam0 = folder.appendingPathComponent("mav0/cam0")
         try? fm.removeItem(at: cam0)

@@ -79,9 +79,10 @@ struct GyroBiasFromImages {
                 }
             }
             // Baselines for the current bias: each pair's smallest eigenvector of Σ nnᵀ.
+            let rotations = pairs.map { rotation($0.preintegration, bias: bias, rbc: rbc) }
             var residuals: [Double] = []
             for p in pairs.indices {
-                let r = rotation(pairs[p].preintegration, bias: bias, rbc: rbc)
+                let r = rotations[p]
                 var m = Matrix3.zero
                 for (f, g) in zip(pairs[p].first, pairs[p].second) {
                     let n = f.cross(r * g)
@@ -97,8 +98,7 @@ struct GyroBiasFromImages {
             // Normal equations in δb_g with each pair's tangent baseline update α eliminated.
             var h = Matrix3.identity * (scale * scale / (priorSigma * priorSigma))
             var b = -bias * (scale * scale / (priorSigma * priorSigma))
-            for pair in pairs {
-                let r = rotation(pair.preintegration, bias: bias, rbc: rbc)
+            for (pair, r) in zip(pairs, rotations) {
                 let rot = pair.preintegration.correctedRotation(biasGyro: bias)
                 let jr = pair.preintegration.dR_dbg
                 let t = pair.baseline
