@@ -17,12 +17,11 @@ struct FeaturePointHistoryTests {
         var h = FeaturePointHistory()
         for frame in 1...30 {
             // A window of the last three frames, as the clones move on.
-            var window: [Int: FeaturePointHistory.View] = [:]
-            for f in max(1, frame - 2)...frame { window[f] = Self.view(frame: f, x: 0.01 * Double(f)) }
+            let window = (max(1, frame - 2)...frame).map { f in Self.view(frame: f, x: 0.01 * Double(f)) }
             let views = h.record(7, window: window)
             #expect(views.count <= FeaturePointHistory.maximumFrozenViews + window.count)
         }
-        let views = h.record(7, window: [:])
+        let views = h.record(7, window: [])
         let frames = views.map(\.observation.frame)
         #expect(frames.count == FeaturePointHistory.maximumFrozenViews)
         #expect(frames.first == 1 && frames.last == 30)
@@ -43,13 +42,13 @@ struct FeaturePointHistoryTests {
         var h = FeaturePointHistory()
         h.noteFilterAge(1)
         h.follow([clone(1, .identity, Vector3(0, 0, 0)), clone(2, .identity, Vector3(0.1, 0, 0))])
-        _ = h.record(5, window: [1: Self.view(frame: 1, x: 0), 2: Self.view(frame: 2, x: 0.1)])
+        _ = h.record(5, window: [Self.view(frame: 1, x: 0), Self.view(frame: 2, x: 0.1)])
         // Frame 1 leaves the window; an update then turns and shifts the window about clone 2.
         let turn = SO3.exp(Vector3(0, 0, 0.02))
         let p2 = Vector3(0.12, 0.01, 0)
         h.noteFilterAge(2)
         h.follow([clone(2, turn, p2), clone(3, turn, p2 + turn * Vector3(0.1, 0, 0))])
-        let frozen = h.record(5, window: [:]).first { $0.observation.frame == 1 }
+        let frozen = h.record(5, window: []).first { $0.observation.frame == 1 }
         let moved = try #require(frozen)
         // Rigidly with clone 2: R ← ΔR·R, p ← ΔR (p − p₂_before) + p₂_now.
         let expected = turn * (Vector3(0, 0, 0) - Vector3(0.1, 0, 0)) + p2
@@ -58,7 +57,7 @@ struct FeaturePointHistoryTests {
         // No correction, no change.
         h.noteFilterAge(3)
         h.follow([clone(2, turn, p2), clone(3, turn, p2 + turn * Vector3(0.1, 0, 0))])
-        let again = try #require(h.record(5, window: [:]).first { $0.observation.frame == 1 })
+        let again = try #require(h.record(5, window: []).first { $0.observation.frame == 1 })
         #expect((again.pose.1 - expected).norm < 1e-12)
     }
 
@@ -66,26 +65,26 @@ struct FeaturePointHistoryTests {
     func forgetting() {
         var h = FeaturePointHistory()
         h.noteFilterAge(1)
-        _ = h.record(1, window: [1: Self.view(frame: 1, x: 0)])
-        _ = h.record(2, window: [1: Self.view(frame: 1, x: 0)])
+        _ = h.record(1, window: [Self.view(frame: 1, x: 0)])
+        _ = h.record(2, window: [Self.view(frame: 1, x: 0)])
         h.keepOnly([2])
         h.noteFilterAge(2)
-        #expect(h.record(1, window: [:]).isEmpty)
-        #expect(h.record(2, window: [:]).count == 1)
+        #expect(h.record(1, window: []).isEmpty)
+        #expect(h.record(2, window: []).count == 1)
         h.noteFilterAge(1)  // the filter started again
-        #expect(h.record(2, window: [:]).isEmpty)
+        #expect(h.record(2, window: []).isEmpty)
     }
 
     @Test("Old views triangulate a point the short window cannot")
     func parallax() {
         var h = FeaturePointHistory()
-        var window: [Int: FeaturePointHistory.View] = [:]
+        var window: [FeaturePointHistory.View] = []
         for f in 1...20 {
-            window = [f - 1: Self.view(frame: f - 1, x: 0.004 * Double(f - 1)), f: Self.view(frame: f, x: 0.004 * Double(f))]
+            window = [Self.view(frame: f - 1, x: 0.004 * Double(f - 1)), Self.view(frame: f, x: 0.004 * Double(f))]
             _ = h.record(3, window: window)
         }
         let all = h.record(3, window: window)
-        let recent = window.keys.sorted().compactMap { window[$0] }
+        let recent = window
         let minParallax = 0.03
         #expect(Triangulation.triangulate(recent.map(\.observation), poses: recent.map(\.pose), rig: .identity,
                                           minParallax: minParallax) == nil)

@@ -101,13 +101,16 @@ extension EstimatorCore {
         let sigma = normalizedPixelNoise
         for f in frame.features {
             guard let t = features.track(f.id) else { continue }
-            var window: [Int: FeaturePointHistory.View] = [:]
+            var recent: [FeaturePointHistory.View] = []
+            recent.reserveCapacity(t.observations.count)
             for o in t.observations {
                 guard let c = cloneByFrame[o.frame] else { continue }
-                window[o.frame] = .init(observation: o, pose: (c.rotation, c.position))
+                recent.append(.init(observation: o, pose: (c.rotation, c.position)))
             }
-            let views = pointHistory.record(f.id, window: window)
-            let recent = window.keys.sorted().compactMap { window[$0] }
+            if !recent.indices.dropFirst().allSatisfy({ recent[$0 - 1].observation.frame < recent[$0].observation.frame }) {
+                recent.sort { $0.observation.frame < $1.observation.frame }
+            }
+            let views = pointHistory.record(f.id, window: recent)
             for candidate in [views, recent] where candidate.count >= 2 || (candidate.count == 1 && candidate[0].observation.right != nil) {
                 let obs = candidate.map(\.observation), poses = candidate.map(\.pose)
                 if let x = Triangulation.triangulate(obs, poses: poses, rig: s.rig,

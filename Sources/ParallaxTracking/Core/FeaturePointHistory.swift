@@ -23,7 +23,13 @@ struct FeaturePointHistory {
     /// Views kept per feature from frames that left the window (or whose observations were consumed).
     static let maximumFrozenViews = 6
 
-    private var views: [Int: [Int: View]] = [:]
+    /// Each feature's views, oldest first, with their poses in the storage frame (see ``storageRotation``).
+    private var views: [Int: [View]] = [:]
+    /// The map from the storage frame to the world (`R_world = storageRotation · R`,
+    /// `p_world = storageRotation · p + storagePosition`): every correction ``follow(_:)`` applies to
+    /// the kept views is composed into it once instead of being applied to each view.
+    private var storageRotation = Matrix3.identity
+    private var storagePosition = Vector3.zero
     private var lastFramesSinceInit = Int.max
     /// The window's clone poses at the previous frame, by frame number.
     private var previousClonePoses: [Int: (Matrix3, Vector3)] = [:]
@@ -35,6 +41,8 @@ struct FeaturePointHistory {
         if framesSinceInit <= lastFramesSinceInit, lastFramesSinceInit != Int.max {
             views.removeAll()
             previousClonePoses.removeAll()
+            storageRotation = .identity
+            storagePosition = .zero
         }
         lastFramesSinceInit = framesSinceInit
     }
@@ -58,31 +66,53 @@ struct FeaturePointHistory {
         let rDelta = shared.rotation * rPrevious.transpose
         let moved = (rDelta - Matrix3.identity).frobeniusNorm > 1e-12 || (shared.position - pPrevious).norm > 1e-12
         guard moved else { return }
-        views = views.mapValues { byFrame in
-            byFrame.mapValues { view in
-                var moved = view
-                moved.pose = (rDelta * view.pose.0, rDelta * (view.pose.1 - pPrevious) + shared.position)
-                return moved
-            }
-        }
+        // x ↦ ΔR (x − p_before) + p_now, composed after the storage map.
+        storageRotation = rDelta * storageRotation
+        storagePosition = rDelta * (storagePosition - pPrevious) + shared.position
     }
 
     /// Records the window's views of feature `id` (refreshing the poses of frames still in the
-    /// window) and returns all its views, oldest first. `window` holds the views of clones alive now.
-    mutating func record(_ id: Int, window: [Int: View]) -> [View] {
-        var all = views[id] ?? [:]
-        for (frame, view) in window { all[frame] = view }
-        let frozen = all.keys.filter { window[$0] == nil }.sorted()
-        if frozen.count > Self.maximumFrozenViews {
-            for frame in thinned(frozen) { all[frame] = nil }
+    /// window) and returns all its views, oldest first. `window` holds the views of clones alive
+    /// now, oldest first.
+    mutating func record(_ id: Int, window: [View]) -> [View] {
+        let stored = views.removeValue(forKey: id) ?? []
+        var frozen: [View] = []
+        frozen.reserveCapacity(stored.count)
+        for view in stored where !window.contains(where: { $0.observation.frame == view.observation.frame }) {
+            var world = view
+            world.pose = (storageRotation * view.pose.0, storageRotation * view.pose.1 + storagePosition)
+            frozen.append(world)
         }
-        views[id] = all
-        return all.keys.sorted().compactMap { all[$0] }
+        if frozen.count > Self.maximumFrozenViews {
+            let dropped = Set(thinned(frozen.map(\.observation.frame)))
+            frozen.removeAll { dropped.contains($0.observation.frame) }
+        }
+        // Both lists are oldest first: merge them.
+        var all: [View] = []
+        all.reserveCapacity(frozen.count + window.count)
+        var i = 0, j = 0
+        while i < frozen.count || j < window.count {
+            if j == window.count || (i < frozen.count && frozen[i].observation.frame < window[j].observation.frame) {
+                all.append(frozen[i])
+                i += 1
+            } else {
+                all.append(window[j])
+                j += 1
+            }
+        }
+        let toStorage = storageRotation.transpose
+        views[id] = all.map { view in
+            var kept = view
+            kept.pose = (toStorage * view.pose.0, toStorage * (view.pose.1 - storagePosition))
+            return kept
+        }
+        return all
     }
 
     /// Drops the features no longer tracked (`current` holds the ids of this frame).
     mutating func keepOnly(_ current: Set<Int>) {
-        for id in views.keys where !current.contains(id) { views[id] = nil }
+        let gone = views.keys.filter { !current.contains($0) }
+        for id in gone { views[id] = nil }
     }
 
     /// The frozen frames to drop so that ``maximumFrozenViews`` remain: always keep the oldest

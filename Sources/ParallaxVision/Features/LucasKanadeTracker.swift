@@ -50,11 +50,16 @@ public struct LucasKanadeTracker: Sendable, Equatable {
     public var borderMargin: Double
     /// Also compensates a brightness scale between the frames (auto-exposure), not only an offset.
     public var compensatesGain: Bool
+    /// Pyramid levels of the backward track in ``trackChecked(from:to:points:guesses:warps:maxForwardBackwardError:)``
+    /// (nil: ``levels``). The backward track starts at the original point, which a good forward track
+    /// returns to within a fraction of a pixel, so the finest level alone decides it; the coarse
+    /// levels cost as much per iteration as the finest (the window has the same size in pixels).
+    public var checkLevels: Int?
 
     /// Creates a tracker; the defaults are tuned for 752×480 EuRoC frames at 20 Hz.
     public init(windowRadius: Int = 7, levels: Int = 3, maxIterations: Int = 30,
                 epsilon: Double = 0.01, minEigenvalue: Float = 1, maxMeanResidual: Float = 25,
-                borderMargin: Double = 2, compensatesGain: Bool = false) {
+                borderMargin: Double = 2, compensatesGain: Bool = false, checkLevels: Int? = nil) {
         self.windowRadius = windowRadius
         self.levels = levels
         self.maxIterations = maxIterations
@@ -63,6 +68,7 @@ public struct LucasKanadeTracker: Sendable, Equatable {
         self.maxMeanResidual = maxMeanResidual
         self.borderMargin = borderMargin
         self.compensatesGain = compensatesGain
+        self.checkLevels = checkLevels
     }
 
     /// Tracks `points` (level-0 pixels in `previous`) into `current`, starting from
@@ -118,8 +124,10 @@ public struct LucasKanadeTracker: Sendable, Equatable {
                 backTemplates.append(forwardTemplates?[k] == nil ? nil : warps?[k] ?? nil)
             }
         }
-        let backward = track(from: current, to: previous, points: fwd, guesses: back,
-                             templateWarps: warps == nil ? nil : backTemplates)
+        var checker = self
+        if let checkLevels { checker.levels = max(1, checkLevels) }
+        let backward = checker.track(from: current, to: previous, points: fwd, guesses: back,
+                                     templateWarps: warps == nil ? nil : backTemplates)
         var out = [Vector2?](repeating: nil, count: points.count)
         let t2 = maxForwardBackwardError * maxForwardBackwardError
         for (j, k) in idx.enumerated() {
@@ -284,26 +292,55 @@ public struct LucasKanadeTracker: Sendable, Equatable {
     /// Mean absolute difference between the patch `ic` and the template `tc` once the best offset
     /// (and, with ``compensatesGain``, scale) of the template is applied: `I ≈ a T + b`.
     private func photometricResidual(_ ic: UnsafePointer<Float>, _ tc: UnsafePointer<Float>, n: Int, pw: Int) -> Float {
+        // Vector loops over whole padded rows; the padding lanes of `ic` hold image samples, so
+        // every sum masks them (those of `tc` are zero already).
+        let L = Lanes.scalarCount
         let nn = Float(n * n)
-        var mi: Float = 0, mt: Float = 0
-        for j in 0..<n { for i in 0..<n { mi += ic[j * pw + i]; mt += tc[j * pw + i] } }
-        mi /= nn
-        mt /= nn
+        let outside = Lanes(0, 1, 2, 3, 4, 5, 6, 7) .>= Float(n - (pw - L))
+        @inline(__always) func patch(_ k: Int, _ c: Int) -> Lanes {
+            var v = load(ic + k)
+            if c + L > n { v.replace(with: 0, where: outside) }
+            return v
+        }
+        var si = Lanes(), st = Lanes()
+        for j in 0..<n {
+            for c in Swift.stride(from: 0, to: pw, by: L) {
+                let k = j * pw + c
+                si += patch(k, c)
+                st += load(tc + k)
+            }
+        }
+        let mi = si.sum() / nn, mt = st.sum() / nn
         var a: Float = 1
         if compensatesGain {
-            var stt: Float = 0, sit: Float = 0
+            var stt = Lanes(), sit = Lanes()
             for j in 0..<n {
-                for i in 0..<n {
-                    let t = tc[j * pw + i] - mt
+                for c in Swift.stride(from: 0, to: pw, by: L) {
+                    let k = j * pw + c
+                    var t = load(tc + k) - mt, i = patch(k, c) - mi
+                    if c + L > n {
+                        t.replace(with: 0, where: outside)
+                        i.replace(with: 0, where: outside)
+                    }
                     stt += t * t
-                    sit += (ic[j * pw + i] - mi) * t
+                    sit += i * t
                 }
             }
-            if stt > 1e-3 * nn { a = min(max(sit / stt, 0.5), 2) }
+            let vt = stt.sum()
+            if vt > 1e-3 * nn { a = min(max(sit.sum() / vt, 0.5), 2) }
         }
-        var sad: Float = 0
-        for j in 0..<n { for i in 0..<n { sad += abs(ic[j * pw + i] - mi - a * (tc[j * pw + i] - mt)) } }
-        return sad / nn
+        let va = Lanes(repeating: a), vm = Lanes(repeating: mi - a * mt)
+        var sad = Lanes()
+        for j in 0..<n {
+            for c in Swift.stride(from: 0, to: pw, by: L) {
+                let k = j * pw + c
+                var e = load(ic + k) - vm - va * load(tc + k)
+                if c + L > n { e.replace(with: 0, where: outside) }
+                e.replace(with: -e, where: e .< 0)
+                sad += e
+            }
+        }
+        return sad.sum() / nn
     }
 
     @inline(__always)
@@ -473,3 +510,4 @@ public struct PatchWarp: Sendable, Equatable {
     /// The largest entry of `self − I` in size: how far from a pure translation.
     public var departure: Double { max(abs(a11 - 1), abs(a12), abs(a21), abs(a22 - 1)) }
 }
+
