@@ -8,13 +8,8 @@ public struct FeatureTrackerConfiguration: Sendable, Equatable {
     public var pyramidLevels: Int = 3
     /// Corner detector (grid, minimum distance, thresholds).
     public var detector = GridCornerDetector()
-    /// Temporal and stereo KLT settings. The temporal forward–backward check runs on the two finest
-    /// levels (``LucasKanadeTracker/checkLevels``; VINS-Fusion's reverse pass also uses two): on the
-    /// finest alone, a track that slipped by one period of a repetitive texture came back to its
-    /// start and passed (the hall walk's trajectory simulated through the room scene, stereo
-    /// `--sensor euroc`, which leaves the room: 20 cm → 3.2 m; with two levels 22 cm); the second
-    /// level sees enough context to tell. The stereo matcher keeps the full check.
-    public var klt = LucasKanadeTracker(checkLevels: 2)
+    /// Temporal and stereo KLT settings.
+    public var klt = LucasKanadeTracker()
     /// Relative change of the image's mean brightness between two frames beyond which temporal KLT
     /// also compensates a brightness scale (``LucasKanadeTracker/compensatesGain``): an exposure or
     /// gain change. Below it the offset-only model keeps more of each patch's information (on
@@ -42,9 +37,8 @@ public struct FeatureTrackerConfiguration: Sendable, Equatable {
     /// missing, as OpenVINS's KLT front-end does (at least min(20, 50 %)); 0: whenever one is.
     ///
     /// Why: scoring the empty grid cells costs about 1 ms a frame at 752×480, and a frame that lost
-    /// a handful of tracks gains little from it. Measured 2026-11-28 together with
-    /// ``LucasKanadeTracker/checkLevels`` 2 (docs/tracking-design.md): 13 phone-profile walks
-    /// 18.2 → 17.5 cm summed ATE, five other mono and stereo sets 5.20 → 5.01 cm.
+    /// a handful of tracks gains little from it. Measured 2026-11-28 (docs/tracking-design.md): 13
+    /// phone-profile walks 18.2 → 17.9 cm summed ATE, five other mono and stereo sets 5.20 → 5.15 cm.
     public var minimumMissingForDetection: Int = 20
     /// Temporal forward–backward threshold (pixels).
     public var maxForwardBackwardError: Double = 0.5
@@ -103,7 +97,6 @@ public struct FeatureTracker: Sendable {
         epipolarThreshold = configuration.ransacThreshold
         var klt = configuration.klt
         klt.levels = max(klt.levels, 3)
-        klt.checkLevels = nil
         self.stereo = StereoMatcher(left: camera, right: rightCamera, T_right_left: T_right_left,
                                     nominalDepth: configuration.stereoNominalDepth,
                                     maxEpipolarError: configuration.stereoMaxEpipolarError,

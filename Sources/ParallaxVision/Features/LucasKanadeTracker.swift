@@ -50,16 +50,11 @@ public struct LucasKanadeTracker: Sendable, Equatable {
     public var borderMargin: Double
     /// Also compensates a brightness scale between the frames (auto-exposure), not only an offset.
     public var compensatesGain: Bool
-    /// Pyramid levels of the backward track in ``trackChecked(from:to:points:guesses:warps:maxForwardBackwardError:)``
-    /// (nil: ``levels``). The backward track starts at the original point, which a good forward track
-    /// returns to within a fraction of a pixel, so the finest level alone decides it; the coarse
-    /// levels cost as much per iteration as the finest (the window has the same size in pixels).
-    public var checkLevels: Int?
 
     /// Creates a tracker; the defaults are tuned for 752×480 EuRoC frames at 20 Hz.
     public init(windowRadius: Int = 7, levels: Int = 3, maxIterations: Int = 30,
                 epsilon: Double = 0.01, minEigenvalue: Float = 1, maxMeanResidual: Float = 25,
-                borderMargin: Double = 2, compensatesGain: Bool = false, checkLevels: Int? = nil) {
+                borderMargin: Double = 2, compensatesGain: Bool = false) {
         self.windowRadius = windowRadius
         self.levels = levels
         self.maxIterations = maxIterations
@@ -68,7 +63,6 @@ public struct LucasKanadeTracker: Sendable, Equatable {
         self.maxMeanResidual = maxMeanResidual
         self.borderMargin = borderMargin
         self.compensatesGain = compensatesGain
-        self.checkLevels = checkLevels
     }
 
     /// Tracks `points` (level-0 pixels in `previous`) into `current`, starting from
@@ -124,10 +118,8 @@ public struct LucasKanadeTracker: Sendable, Equatable {
                 backTemplates.append(forwardTemplates?[k] == nil ? nil : warps?[k] ?? nil)
             }
         }
-        var checker = self
-        if let checkLevels { checker.levels = max(1, checkLevels) }
-        let backward = checker.track(from: current, to: previous, points: fwd, guesses: back,
-                                     templateWarps: warps == nil ? nil : backTemplates)
+        let backward = track(from: current, to: previous, points: fwd, guesses: back,
+                             templateWarps: warps == nil ? nil : backTemplates)
         var out = [Vector2?](repeating: nil, count: points.count)
         let t2 = maxForwardBackwardError * maxForwardBackwardError
         for (j, k) in idx.enumerated() {
