@@ -101,14 +101,9 @@ extension EstimatorCore {
         let sigma = normalizedPixelNoise
         for f in frame.features {
             guard let t = features.track(f.id) else { continue }
-            var recent: [FeaturePointHistory.View] = []
-            recent.reserveCapacity(t.observations.count)
-            for o in t.observations {
-                guard let c = cloneByFrame[o.frame] else { continue }
-                recent.append(.init(observation: o, pose: (c.rotation, c.position)))
-            }
-            if !recent.indices.dropFirst().allSatisfy({ recent[$0 - 1].observation.frame < recent[$0].observation.frame }) {
-                recent.sort { $0.observation.frame < $1.observation.frame }
+            // Oldest first, as the database appends observations frame by frame.
+            let recent = t.observations.compactMap { o in
+                cloneByFrame[o.frame].map { FeaturePointHistory.View(observation: o, pose: ($0.rotation, $0.position)) }
             }
             let views = pointHistory.record(f.id, window: recent)
             for candidate in [views, recent] where candidate.count >= 2 || (candidate.count == 1 && candidate[0].observation.right != nil) {

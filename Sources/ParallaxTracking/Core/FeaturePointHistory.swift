@@ -87,19 +87,8 @@ struct FeaturePointHistory {
             let dropped = Set(thinned(frozen.map(\.observation.frame)))
             frozen.removeAll { dropped.contains($0.observation.frame) }
         }
-        // Both lists are oldest first: merge them.
-        var all: [View] = []
-        all.reserveCapacity(frozen.count + window.count)
-        var i = 0, j = 0
-        while i < frozen.count || j < window.count {
-            if j == window.count || (i < frozen.count && frozen[i].observation.frame < window[j].observation.frame) {
-                all.append(frozen[i])
-                i += 1
-            } else {
-                all.append(window[j])
-                j += 1
-            }
-        }
+        // The frozen frames and the window's are distinct.
+        let all = (frozen + window).sorted { $0.observation.frame < $1.observation.frame }
         let toStorage = storageRotation.transpose
         views[id] = all.map { view in
             var kept = view

@@ -225,7 +225,7 @@ public struct FeatureTracker: Sendable {
         let missing = maxFeatures - tracked.count
         if missing > 0, missing >= min(configuration.minimumMissingForDetection, (maxFeatures + 1) / 2) {
             let corners = configuration.detector.detect(in: image, existing: tracked.map(\.pixel),
-                                                        maxCount: maxFeatures - tracked.count)
+                                                        maxCount: missing)
             for c in corners {
                 tracked.append(TrackedFeature(id: nextId, pixel: c.position,
                                               normalized: camera.undistort(c.position),

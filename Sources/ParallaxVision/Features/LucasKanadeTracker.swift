@@ -309,7 +309,7 @@ public struct LucasKanadeTracker: Sendable, Equatable {
             for j in 0..<n {
                 for c in Swift.stride(from: 0, to: pw, by: L) {
                     let k = j * pw + c
-                    var t = load(tc + k) - mt, i = patch(k, c) - mi
+                    var t = load(tc + k) - mt, i = load(ic + k) - mi
                     if c + L > n {
                         t.replace(with: 0, where: outside)
                         i.replace(with: 0, where: outside)
@@ -502,4 +502,3 @@ public struct PatchWarp: Sendable, Equatable {
     /// The largest entry of `self − I` in size: how far from a pure translation.
     public var departure: Double { max(abs(a11 - 1), abs(a12), abs(a21), abs(a22 - 1)) }
 }
-
