@@ -209,8 +209,14 @@ enum UpdaterHelper {
 
     /// Step 3 (eq. 25 and OpenVINS's Mahalanobis gate): γ = rᵀ (H P Hᵀ + σ²I)⁻¹ r against the χ²
     /// quantile of `probability` for `rows` degrees of freedom. `h` is `rows × columns.window.count`.
+    ///
+    /// Why the early accept is exact: P is positive semidefinite, so S = H P Hᵀ + σ²I ⪰ σ²I and
+    /// γ ≤ ‖r‖²/σ². A feature whose residual alone is under the quantile passes whatever H P Hᵀ is,
+    /// and the `rows × c × c` product (the gate's whole cost) is skipped for it.
     static func passesChiSquared(h: [Double], residual: [Double], rows: Int, columns: CloneColumns,
                                  state: FilterState, noiseVariance: Double, probability: Double) -> Bool {
+        let threshold = ChiSquared.quantile(dof: rows, probability: probability)
+        if residual.reduce(0, { $0 + $1 * $1 }) <= threshold * noiseVariance { return true }
         let c = columns.window.count, n = state.dimension
         var pSub = [Double](repeating: 0, count: c * c)
         state.covariance.withUnsafeBufferPointer { p in
