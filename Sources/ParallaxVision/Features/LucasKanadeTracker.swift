@@ -418,8 +418,34 @@ public struct LucasKanadeTracker: Sendable, Equatable {
             return
         }
         let used = min(columns, 2 * half + 1)
+        // The map is affine, so the sampled positions lie within the hull of the block's corners;
+        // when all four keep a whole bilinear cell inside the image, no sample needs clamping and
+        // `Int(x)` is the floor (x ≥ 0). Same samples as the general loop, without its calls to floor.
+        let corners = [(-half, -half), (used - 1 - half, -half), (-half, rows - 1 - half), (used - 1 - half, rows - 1 - half)]
+        let inside = corners.allSatisfy { i, j in
+            let dx = Double(i), dy = Double(j)
+            let x = centre.x + warp.a11 * dx + warp.a12 * dy, y = centre.y + warp.a21 * dx + warp.a22 * dy
+            return x >= 0 && y >= 0 && x < Double(W - 1) && y < Double(H - 1)
+        }
         img.pixels.withUnsafeBufferPointer { buf in
             let base = buf.baseAddress!
+            if inside {
+                for j in 0..<rows {
+                    let dy = Double(j - half)
+                    let o = out + j * columns
+                    (o + used).update(repeating: 0, count: columns - used)
+                    for i in 0..<used {
+                        let dx = Double(i - half)
+                        let x = centre.x + warp.a11 * dx + warp.a12 * dy, y = centre.y + warp.a21 * dx + warp.a22 * dy
+                        let xi = Int(x), yi = Int(y)
+                        let ax = Float(x - Double(xi)), ay = Float(y - Double(yi))
+                        let r0 = base + yi * W + xi, r1 = r0 + W
+                        let top = r0[0] + ax * (r0[1] - r0[0]), bottom = r1[0] + ax * (r1[1] - r1[0])
+                        o[i] = top + ay * (bottom - top)
+                    }
+                }
+                return
+            }
             for j in 0..<rows {
                 let dy = Double(j - half)
                 let o = out + j * columns
