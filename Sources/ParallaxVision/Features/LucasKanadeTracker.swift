@@ -429,23 +429,6 @@ public struct LucasKanadeTracker: Sendable, Equatable {
         }
         img.pixels.withUnsafeBufferPointer { buf in
             let base = buf.baseAddress!
-            if inside {
-                for j in 0..<rows {
-                    let dy = Double(j - half)
-                    let o = out + j * columns
-                    (o + used).update(repeating: 0, count: columns - used)
-                    for i in 0..<used {
-                        let dx = Double(i - half)
-                        let x = centre.x + warp.a11 * dx + warp.a12 * dy, y = centre.y + warp.a21 * dx + warp.a22 * dy
-                        let xi = Int(x), yi = Int(y)
-                        let ax = Float(x - Double(xi)), ay = Float(y - Double(yi))
-                        let r0 = base + yi * W + xi, r1 = r0 + W
-                        let top = r0[0] + ax * (r0[1] - r0[0]), bottom = r1[0] + ax * (r1[1] - r1[0])
-                        o[i] = top + ay * (bottom - top)
-                    }
-                }
-                return
-            }
             for j in 0..<rows {
                 let dy = Double(j - half)
                 let o = out + j * columns
@@ -453,10 +436,20 @@ public struct LucasKanadeTracker: Sendable, Equatable {
                 for i in 0..<used {
                     let dx = Double(i - half)
                     let x = centre.x + warp.a11 * dx + warp.a12 * dy, y = centre.y + warp.a21 * dx + warp.a22 * dy
-                    let fx = x.rounded(.down), fy = y.rounded(.down)
-                    let ax = Float(x - fx), ay = Float(y - fy)
-                    let xa = min(max(Int(fx), 0), W - 1), xb = min(max(Int(fx) + 1, 0), W - 1)
-                    let r0 = base + min(max(Int(fy), 0), H - 1) * W, r1 = base + min(max(Int(fy) + 1, 0), H - 1) * W
+                    let r0: UnsafePointer<Float>, r1: UnsafePointer<Float>, xa: Int, xb: Int, ax: Float, ay: Float
+                    if inside {
+                        let xi = Int(x), yi = Int(y)
+                        (ax, ay) = (Float(x - Double(xi)), Float(y - Double(yi)))
+                        (xa, xb) = (xi, xi + 1)
+                        r0 = base + yi * W
+                        r1 = r0 + W
+                    } else {
+                        let fx = x.rounded(.down), fy = y.rounded(.down)
+                        (ax, ay) = (Float(x - fx), Float(y - fy))
+                        (xa, xb) = (min(max(Int(fx), 0), W - 1), min(max(Int(fx) + 1, 0), W - 1))
+                        r0 = base + min(max(Int(fy), 0), H - 1) * W
+                        r1 = base + min(max(Int(fy) + 1, 0), H - 1) * W
+                    }
                     let top = r0[xa] + ax * (r0[xb] - r0[xa]), bottom = r1[xa] + ax * (r1[xb] - r1[xa])
                     o[i] = top + ay * (bottom - top)
                 }
