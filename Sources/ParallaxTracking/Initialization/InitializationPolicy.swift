@@ -19,6 +19,7 @@ extension EstimatorCore {
         var uncertainty: TrackerConfiguration.InitialUncertainty
         var velocityFromAlignment = false
         var gyroBias = Vector3.zero
+        var biasAccel = Vector3.zero
         let visuallyStill = startup.stillSince.map { t - $0 >= configuration.staticInitializer.window * 0.5 } ?? false
         let handheldSteady = startup.isSteady(window: configuration.steadinessWindow)
         if visuallyStill, let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
@@ -54,6 +55,7 @@ extension EstimatorCore {
                 up = -aligned.gravity.normalized
                 vNow = aligned.velocity
                 velocityFromAlignment = true
+                biasAccel = aligned.biasAccel
                 uncertainty.tilt = priors.alignedTilt
                 uncertainty.velocity = priors.alignedVelocity
             } else if isStereo {
@@ -76,6 +78,7 @@ extension EstimatorCore {
                                   T_world_body: RigidTransform(rotationMatrix: rotation, translation: .zero))
             if let v = vNow { nav.velocity = rotation * v }
             nav.biasGyro = gyroBias
+            nav.biasAccel = biasAccel
         }
         if let anchor = startup.anchor {
             // Re-initialisation after a reset: keep position and heading so the world frame stays put.

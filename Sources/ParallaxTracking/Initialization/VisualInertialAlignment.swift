@@ -8,11 +8,12 @@ import ParallaxMath
 /// state initialization and gyroscope bias calibration in visual inertial aided navigation",
 /// RA-L 2017): with rotations from the gyroscope and positions from the preintegrated
 /// accelerometer, every bearing observation is *linear* in the unknowns
-/// `θ = [v₀, g₀]` (velocity and gravity in the first body frame) and the feature positions `X_f`.
+/// `θ = [v₀, g₀]` (velocity and gravity in the first body frame) and the feature positions `X_f`
+/// (and the accelerometer bias, below).
 ///
 /// Frame `i` at time `tᵢ` (relative to the first frame) has, in the first body frame,
 ///
-///     p_i = v₀ tᵢ + ½ g₀ tᵢ² + Δp_0i,   R_i = ΔR_0i,
+///     p_i = v₀ tᵢ + ½ g₀ tᵢ² + Δp_0i + J_p,i b_a,   R_i = ΔR_0i,
 ///
 /// and a bearing `d` (cam0 or cam1, rotated into the first body frame) from camera centre
 /// `c = p_i + R_i p_bc` constrains `X_f`: `[d]× (X_f − c) = 0`. We minimise the sum of squared
@@ -20,8 +21,12 @@ import ParallaxMath
 /// by its 3×3 Schur complement, and solve the 6×6 system in `θ` with `‖g₀‖ = 9.81` enforced exactly
 /// (a trust-region style secular equation on the 3×3 gravity block). The gyroscope bias comes in
 /// known (``GyroBiasFromImages``, solved first as VINS-Mono does): a turn-on bias of 0.03 rad/s
-/// turns a one-second window's rays by 2°, enough to tilt the answer. The accelerometer bias is
-/// taken as zero (its 0.1 m/s² is 1 % of gravity), and the filter estimates both right after.
+/// turns a one-second window's rays by 2°, enough to tilt the answer. The accelerometer bias b_a
+/// enters linearly too, through the preintegration's ∂Δp/∂b_a (VINS-Mono refines it in its
+/// alignment the same way), with a zero-mean prior (``accelBiasSigma``): the window barely tells a
+/// horizontal bias from a tilt, but taken as zero a 0.64 m/s² bias tilted a hand-held start's
+/// answer by 20°. The system is solved over θ = [v₀, g₀, b_a] with b_a eliminated first (Schur
+/// complement), and the filter starts from the bias found.
 ///
 /// A second pass reweights each ray by the inverse squared distance from the first pass, turning
 /// the metric distances into angular errors so distant points do not dominate.
@@ -36,8 +41,9 @@ import ParallaxMath
 /// about 80 ms once per initialisation).
 struct VisualInertialAlignment {
     /// A bearing `d` (unit, first body frame) from a camera centre whose IMU-known part is `k`,
-    /// at time `t` after the first frame.
-    typealias Ray = (d: Vector3, k: Vector3, t: Double)
+    /// at time `t` after the first frame; `jba` = ∂Δp/∂b_a of its frame (how the centre moves with
+    /// the accelerometer bias).
+    typealias Ray = (d: Vector3, k: Vector3, t: Double, jba: Matrix3)
 
     /// One image's features: normalised cam0 (and cam1) coordinates by feature id.
     struct Frame {
@@ -53,6 +59,12 @@ struct VisualInertialAlignment {
         var featureCount: Int
         /// ‖g₀‖ of the unconstrained solve divided by 9.81 (1 when the data agree with gravity).
         var gravityRatio: Double
+        /// Accelerometer bias (body frame, m/s²) solved with them under the prior
+        /// ``VisualInertialAlignment/accelBiasSigma`` (zero when that is 0).
+        var biasAccel = Vector3.zero
+        /// RMS angle (rad, truncated at 10 mrad) between the rays and the points triangulated from
+        /// the answer: how well it explains the images.
+        var angularError = 0.0
     }
 
     let rig: CameraRig
@@ -75,14 +87,43 @@ struct VisualInertialAlignment {
     var minimumFeatures = 15
     /// The unconstrained gravity magnitude must lie within this fraction of 9.81.
     var gravityTolerance = 0.2
+    /// Prior σ (m/s²) of the accelerometer bias solved with velocity and gravity; 0 takes it as
+    /// zero. Why: an unmodelled bias of 0.64 m/s² (a 2.75 σ draw of EuRoC-size turn-on biases) made
+    /// the alignment answer a gravity 20° off on a hand-held mid-flight start, which the filter
+    /// could not recover from.
+    var accelBiasSigma = 0.2
+    /// σ of a ray's error as a distance (m, first pass) and as an angle (rad, reweighted passes),
+    /// for the weight of the bias prior: about seven pixels' angle, because a start's rays also carry
+    /// the not yet estimated time offset, readout and calibration. With 0.003 rad (one to two pixels)
+    /// the bias took up those errors on hand-held phone starts at 15 s (37–59 cm instead of 2 cm over
+    /// four bias draws); with 0.03 the bias a room3 start needed stayed partly in the tilt (2.1 cm).
+    var rayDistanceSigma = 0.03, rayAngleSigma = 0.015
 
     /// Solves over `frames` (ascending times) with IMU `samples` covering them; nil when the
     /// motion does not make velocity and gravity observable (too little parallax or excitation).
     func solve(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> Solution? {
+        // With the bias free, the linear solve can also hand the bias what belongs to a weakly
+        // observed velocity (a drone cruising: V1_01 mono from 8 s ended at 11 cm this way, against
+        // 2.1 with the bias at zero); the angular refinement then keeps that bias. Both models are
+        // therefore solved and the one whose refined rays fit better (RMS angle) is kept: on the
+        // room3 start the bias model fits 0.62 against 0.88 mrad, on that flight 1.37 against 0.95.
+        var plain = self
+        plain.accelBiasSigma = 0
+        let withoutBias = plain.solveOnce(frames: frames, samples: samples, noise: noise)
+        guard accelBiasSigma > 0, let withBias = solveOnce(frames: frames, samples: samples, noise: noise) else {
+            return withoutBias
+        }
+        guard let withoutBias else { return withBias }
+        return withBias.angularError < withoutBias.angularError ? withBias : withoutBias
+    }
+
+    /// One solve with this configuration's bias prior.
+    private func solveOnce(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> Solution? {
         guard frames.count >= minimumObservations, let t0 = frames.first?.time, let tN = frames.last?.time,
               tN - t0 > 0.2 else { return nil }
-        // Preintegrated deltas from the first frame to each frame (accelerometer bias zero).
-        var deltas: [(r: Matrix3, v: Vector3, p: Vector3, t: Double)] = []
+        // Preintegrated deltas from the first frame to each frame (accelerometer bias zero, with
+        // their first-order change for a bias b_a: Δp + J_p b_a, Δv + J_v b_a).
+        var deltas: [(r: Matrix3, v: Vector3, p: Vector3, t: Double, jp: Matrix3, jv: Matrix3)] = []
         var pre = Preintegration(biasGyro: biasGyro, biasAccel: .zero, noise: noise)
         guard samples.contains(where: { $0.timestamp <= t0 }) else { return nil }
         var current = t0
@@ -92,20 +133,20 @@ struct VisualInertialAlignment {
                 pre.integrate(gyro: segment.gyro, accel: segment.accel, dt: segment.duration)
             }
             current = max(current, frame.time)
-            deltas.append((pre.deltaRotation, pre.deltaVelocity, pre.deltaPosition, frame.time - t0))
+            deltas.append((pre.deltaRotation, pre.deltaVelocity, pre.deltaPosition, frame.time - t0, pre.dP_dba, pre.dV_dba))
         }
 
         // Rays per feature id: (unit bearing in the first body frame, camera centre's known part, t).
         var rays: [Int: [Ray]] = [:]
         var frameCount: [Int: Int] = [:]
         for (i, frame) in frames.enumerated() {
-            let (r, p, t) = (deltas[i].r, deltas[i].p, deltas[i].t)
+            let (r, p, t, jp) = (deltas[i].r, deltas[i].p, deltas[i].t, deltas[i].jp)
             for o in frame.observations {
                 frameCount[o.id, default: 0] += 1
                 let cams: [(Int, Vector2)] = [(0, o.left)] + (o.right.map { rig.hasRight ? [(1, $0)] : [] } ?? [])
                 for (cam, z) in cams {
                     let (rc, pc) = rig.cameraPose(cam, bodyRotation: r, bodyPosition: p)
-                    rays[o.id, default: []].append(((rc * Vector3(z.x, z.y, 1)).normalized, pc, t))
+                    rays[o.id, default: []].append(((rc * Vector3(z.x, z.y, 1)).normalized, pc, t, jp))
                 }
             }
         }
@@ -116,8 +157,10 @@ struct VisualInertialAlignment {
         var used = 0
         var ratio = 0.0
         var lastH = Matrix(rows: 6, cols: 6)
+        var biasAccel = Vector3.zero
+        let n = Self.unknowns
         for pass in 0..<passes {
-            var h = Matrix(rows: 6, cols: 6), b = [Double](repeating: 0, count: 6)
+            var h = Matrix(rows: n, cols: n), b = [Double](repeating: 0, count: n)
             used = 0
             for id in ids {
                 guard let list = rays[id] else { continue }
@@ -128,33 +171,33 @@ struct VisualInertialAlignment {
                 // Per-ray weight 1/‖X − c‖² from the previous pass turns the ray-to-point distance
                 // into the angular error (iteratively reweighted least squares).
                 let point = points[id]
-                var a = Matrix3.zero, c = Matrix(rows: 3, cols: 6), e = Vector3.zero
-                var jmj = Matrix(rows: 6, cols: 6), jmk = [Double](repeating: 0, count: 6)
+                var a = Matrix3.zero, c = Matrix(rows: 3, cols: n), e = Vector3.zero
+                var jmj = Matrix(rows: n, cols: n), jmk = [Double](repeating: 0, count: n)
                 for (index, ray) in list.enumerated() {
                     let w = point.map { 1 / max(minimumDepth * minimumDepth, ($0 - centres[id]![index]).squaredNorm) } ?? 1
                     let m = (Matrix3.identity - Matrix3.outer(ray.d, ray.d)) * w
                     a += m
                     e += m * ray.k
-                    // J = [t I, ½t² I]: M J = [t M, ½t² M].
-                    let s = [ray.t, 0.5 * ray.t * ray.t]
-                    for p in 0..<2 { for q in 0..<3 { for r in 0..<3 { c[q, 3 * p + r] += s[p] * m[q, r] } } }
-                    for p in 0..<2 {
-                        for q in 0..<2 {
-                            for u in 0..<3 { for v in 0..<3 { jmj[3 * p + u, 3 * q + v] += s[p] * s[q] * m[u, v] } }
-                        }
-                        let mk = m * ray.k
-                        for u in 0..<3 { jmk[3 * p + u] += s[p] * mk[u] }
+                    // J = [t I, ½t² I, J_p] (the centre's change with v₀, g₀ and b_a).
+                    let j = Self.jacobian(ray)
+                    var mj = Matrix(rows: 3, cols: n)
+                    for q in 0..<3 { for col in 0..<n { mj[q, col] = m[q, 0] * j[0, col] + m[q, 1] * j[1, col] + m[q, 2] * j[2, col] } }
+                    for q in 0..<3 { for col in 0..<n { c[q, col] += mj[q, col] } }
+                    let mk = m * ray.k
+                    for p in 0..<n {
+                        for q in 0..<n { jmj[p, q] += j[0, p] * mj[0, q] + j[1, p] * mj[1, q] + j[2, p] * mj[2, q] }
+                        jmk[p] += j[0, p] * mk.x + j[1, p] * mk.y + j[2, p] * mk.z
                     }
                 }
                 guard let ai = a.inverse, a.determinant > 1e-12 * pow(Double(list.count), 3) else { continue }
                 // Reduced normal equations: (ΣJᵀMJ − CᵀA⁻¹C) θ = CᵀA⁻¹e − ΣJᵀMk.
                 let aic = Matrix(ai) * c
                 let aie = ai * e
-                for p in 0..<6 {
+                for p in 0..<n {
                     var rhs = -jmk[p]
                     for q in 0..<3 { rhs += c[q, p] * aie[q] }
                     b[p] += rhs
-                    for q in 0..<6 {
+                    for q in 0..<n {
                         var v = jmj[p, q]
                         for r in 0..<3 { v -= c[r, p] * aic[r, q] }
                         h[p, q] += v
@@ -163,16 +206,21 @@ struct VisualInertialAlignment {
                 used += 1
             }
             guard used >= minimumFeatures else { return nil }
-            lastH = h
-            guard let free = try? Cholesky(h).solve(b) else { return nil }
+            // The bias prior (mean zero), in the units of the rays' errors, then the bias eliminated:
+            // the gravity-norm solve runs on the reduced [v₀, g₀] system.
+            guard let reduced = reduce(h: h, b: b, weight: pass == 0 ? 1 : 0) else { return nil }
+            lastH = reduced.h
+            guard let free = try? Cholesky(reduced.h).solve(reduced.b) else { return nil }
             ratio = Vector3(free[3], free[4], free[5]).norm / gravityMagnitude
             guard abs(ratio - 1) <= gravityTolerance else { return nil }
-            guard let constrained = Self.solveWithGravityNorm(h: h, b: b, magnitude: gravityMagnitude) else { return nil }
+            guard let constrained = Self.solveWithGravityNorm(h: reduced.h, b: reduced.b, magnitude: gravityMagnitude)
+            else { return nil }
             theta = constrained
+            biasAccel = reduced.bias(constrained)
             // Points and camera centres for the next pass's weights.
             if pass + 1 < passes {
                 for id in ids {
-                    guard let list = rays[id] else { continue }
+                    guard let list = rays[id].map({ Self.shifted($0, biasAccel) }) else { continue }
                     let c = Self.centres(list, constrained)
                     guard let x = Self.triangulate(list, centres: c, reweightings: 0) else { continue }
                     points[id] = x
@@ -181,18 +229,73 @@ struct VisualInertialAlignment {
             }
         }
         guard var theta, let last = deltas.last else { return nil }
+        let usable = ids.compactMap { rays[$0].map { Self.shifted($0, biasAccel) } }.filter { $0.count >= minimumObservations }
         if refinesAngularError {
-            let usable = ids.compactMap { rays[$0] }.filter { $0.count >= minimumObservations }
             if let refined = Self.refineAlongWeakestDirection(theta, h: lastH, rays: usable, magnitude: gravityMagnitude) {
                 theta = refined
             }
             theta = Self.refineAngular(theta, rays: usable, magnitude: gravityMagnitude)
         }
+        let finalError = Self.angularError(theta, rays: usable)
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
-        // Newest frame: v_N = v₀ + g₀ t + Δv (first body frame), then into body N.
-        let vN = v0 + g0 * last.t + last.v
+        // Newest frame: v_N = v₀ + g₀ t + Δv + J_v b_a (first body frame), then into body N.
+        let vN = v0 + g0 * last.t + last.v + last.jv * biasAccel
         return Solution(gravity: last.r.transpose * g0, velocity: last.r.transpose * vN, featureCount: used,
-                        gravityRatio: ratio)
+                        gravityRatio: ratio, biasAccel: biasAccel, angularError: finalError)
+    }
+
+    /// Unknowns of the linear system: v₀, g₀ and the accelerometer bias b_a.
+    static let unknowns = 9
+
+    /// The 3 × 9 Jacobian of a ray's camera centre with respect to [v₀, g₀, b_a].
+    static func jacobian(_ ray: Ray) -> Matrix {
+        var j = Matrix(rows: 3, cols: unknowns)
+        for q in 0..<3 {
+            j[q, q] = ray.t
+            j[q, 3 + q] = 0.5 * ray.t * ray.t
+            for r in 0..<3 { j[q, 6 + r] = ray.jba[q, r] }
+        }
+        return j
+    }
+
+    /// `rays` with the bias's part of the centre folded into their known part.
+    static func shifted(_ rays: [Ray], _ bias: Vector3) -> [Ray] {
+        rays.map { ($0.d, $0.k + $0.jba * bias, $0.t, $0.jba) }
+    }
+
+    /// The 9 × 9 system with the bias prior added and the bias eliminated (Schur complement):
+    /// the 6 × 6 system in [v₀, g₀] and the map from its answer back to the bias.
+    /// `weight` is the rays' error unit: 1 for distances (first pass, metres at a few metres'
+    /// depth), 0 for the reweighted passes' angles; the prior is (σ_ray / σ_ba)² in either.
+    private func reduce(h: Matrix, b: [Double], weight: Double) -> (h: Matrix, b: [Double], bias: ([Double]) -> Vector3)? {
+        var hbb = Matrix3.zero, hbx = Matrix(rows: 3, cols: 6), bb = Vector3.zero
+        var hxx = Matrix(rows: 6, cols: 6), bx = [Double](repeating: 0, count: 6)
+        for p in 0..<6 { bx[p] = b[p]; for q in 0..<6 { hxx[p, q] = h[p, q] } }
+        for p in 0..<3 {
+            bb[p] = b[6 + p]
+            for q in 0..<3 { hbb[p, q] = h[6 + p, 6 + q] }
+            for q in 0..<6 { hbx[p, q] = h[6 + p, q] }
+        }
+        guard accelBiasSigma > 0 else {
+            return (hxx, bx, { _ in .zero })
+        }
+        let raySigma = weight > 0 ? rayDistanceSigma : rayAngleSigma
+        let prior = (raySigma / accelBiasSigma) * (raySigma / accelBiasSigma)
+        for p in 0..<3 { hbb[p, p] += prior }
+        guard let hbbInv = hbb.inverse else { return nil }
+        // H' = Hxx − Hxb Hbb⁻¹ Hbx, b' = bx − Hxb Hbb⁻¹ bb.
+        var k = Matrix(rows: 3, cols: 6)   // Hbb⁻¹ Hbx
+        for p in 0..<3 { for q in 0..<6 { k[p, q] = (0..<3).reduce(0) { $0 + hbbInv[p, $1] * hbx[$1, q] } } }
+        let kb = hbbInv * bb
+        for p in 0..<6 {
+            for q in 0..<6 { hxx[p, q] -= (0..<3).reduce(0) { $0 + hbx[$1, p] * k[$1, q] } }
+            bx[p] -= (0..<3).reduce(0) { $0 + hbx[$1, p] * kb[$1] }
+        }
+        return (hxx, bx, { x in
+            var v = kb
+            for p in 0..<3 { for q in 0..<6 { v[p] -= k[p, q] * x[q] } }
+            return v
+        })
     }
 
     /// RMS angle (rad) between each ray and the direction from its camera centre to the feature
