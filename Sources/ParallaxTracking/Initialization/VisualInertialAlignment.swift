@@ -180,14 +180,12 @@ struct VisualInertialAlignment {
                     e += m * ray.k
                     // J = [t I, ½t² I, J_p] (the centre's change with v₀, g₀ and b_a).
                     let j = Self.jacobian(ray)
-                    var mj = Matrix(rows: 3, cols: n)
-                    for q in 0..<3 { for col in 0..<n { mj[q, col] = m[q, 0] * j[0, col] + m[q, 1] * j[1, col] + m[q, 2] * j[2, col] } }
-                    for q in 0..<3 { for col in 0..<n { c[q, col] += mj[q, col] } }
+                    let mj = Matrix(m) * j
+                    c += mj
+                    jmj += j.transposeTimes(mj)
                     let mk = m * ray.k
-                    for p in 0..<n {
-                        for q in 0..<n { jmj[p, q] += j[0, p] * mj[0, q] + j[1, p] * mj[1, q] + j[2, p] * mj[2, q] }
-                        jmk[p] += j[0, p] * mk.x + j[1, p] * mk.y + j[2, p] * mk.z
-                    }
+                    let jtmk = j.transposeTimes(Matrix(column: [mk.x, mk.y, mk.z]))
+                    for p in 0..<n { jmk[p] += jtmk[p, 0] }
                 }
                 guard let ai = a.inverse, a.determinant > 1e-12 * pow(Double(list.count), 3) else { continue }
                 // Reduced normal equations: (ΣJᵀMJ − CᵀA⁻¹C) θ = CᵀA⁻¹e − ΣJᵀMk.
@@ -208,7 +206,8 @@ struct VisualInertialAlignment {
             guard used >= minimumFeatures else { return nil }
             // The bias prior (mean zero), in the units of the rays' errors, then the bias eliminated:
             // the gravity-norm solve runs on the reduced [v₀, g₀] system.
-            guard let reduced = reduce(h: h, b: b, weight: pass == 0 ? 1 : 0) else { return nil }
+            guard let reduced = reduce(h: h, b: b, raySigma: pass == 0 ? rayDistanceSigma : rayAngleSigma)
+            else { return nil }
             lastH = reduced.h
             guard let free = try? Cholesky(reduced.h).solve(reduced.b) else { return nil }
             ratio = Vector3(free[3], free[4], free[5]).norm / gravityMagnitude
@@ -264,34 +263,22 @@ struct VisualInertialAlignment {
     }
 
     /// The 9 × 9 system with the bias prior added and the bias eliminated (Schur complement):
-    /// the 6 × 6 system in [v₀, g₀] and the map from its answer back to the bias.
-    /// `weight` is the rays' error unit: 1 for distances (first pass, metres at a few metres'
-    /// depth), 0 for the reweighted passes' angles; the prior is (σ_ray / σ_ba)² in either.
-    private func reduce(h: Matrix, b: [Double], weight: Double) -> (h: Matrix, b: [Double], bias: ([Double]) -> Vector3)? {
-        var hbb = Matrix3.zero, hbx = Matrix(rows: 3, cols: 6), bb = Vector3.zero
-        var hxx = Matrix(rows: 6, cols: 6), bx = [Double](repeating: 0, count: 6)
-        for p in 0..<6 { bx[p] = b[p]; for q in 0..<6 { hxx[p, q] = h[p, q] } }
-        for p in 0..<3 {
-            bb[p] = b[6 + p]
-            for q in 0..<3 { hbb[p, q] = h[6 + p, 6 + q] }
-            for q in 0..<6 { hbx[p, q] = h[6 + p, q] }
-        }
-        guard accelBiasSigma > 0 else {
-            return (hxx, bx, { _ in .zero })
-        }
-        let raySigma = weight > 0 ? rayDistanceSigma : rayAngleSigma
+    /// the 6 × 6 system in [v₀, g₀] and the map from its answer back to the bias. `raySigma` is the
+    /// rays' error in this pass's unit (distance in the first pass, angle after it); the prior is
+    /// (σ_ray / σ_ba)² in either.
+    private func reduce(h: Matrix, b: [Double], raySigma: Double) -> (h: Matrix, b: [Double], bias: ([Double]) -> Vector3)? {
+        let hxx = h.block(row: 0, col: 0, rows: 6, cols: 6), bx = Array(b[0..<6])
+        guard accelBiasSigma > 0 else { return (hxx, bx, { _ in .zero }) }
+        let hbx = h.block(row: 6, col: 0, rows: 3, cols: 6), bb = Vector3(b[6], b[7], b[8])
+        var hbb = h.block3(row: 6, col: 6)
         let prior = (raySigma / accelBiasSigma) * (raySigma / accelBiasSigma)
         for p in 0..<3 { hbb[p, p] += prior }
         guard let hbbInv = hbb.inverse else { return nil }
         // H' = Hxx − Hxb Hbb⁻¹ Hbx, b' = bx − Hxb Hbb⁻¹ bb.
-        var k = Matrix(rows: 3, cols: 6)   // Hbb⁻¹ Hbx
-        for p in 0..<3 { for q in 0..<6 { k[p, q] = (0..<3).reduce(0) { $0 + hbbInv[p, $1] * hbx[$1, q] } } }
+        let k = Matrix(hbbInv) * hbx
         let kb = hbbInv * bb
-        for p in 0..<6 {
-            for q in 0..<6 { hxx[p, q] -= (0..<3).reduce(0) { $0 + hbx[$1, p] * k[$1, q] } }
-            bx[p] -= (0..<3).reduce(0) { $0 + hbx[$1, p] * kb[$1] }
-        }
-        return (hxx, bx, { x in
+        let hxbKb = hbx.transposeTimes(Matrix(column: [kb.x, kb.y, kb.z]))
+        return (hxx - hbx.transposeTimes(k), (0..<6).map { bx[$0] - hxbKb[$0, 0] }, { x in
             var v = kb
             for p in 0..<3 { for q in 0..<6 { v[p] -= k[p, q] * x[q] } }
             return v

@@ -421,12 +421,14 @@ public struct LucasKanadeTracker: Sendable, Equatable {
         // The map is affine, so the sampled positions lie within the hull of the block's corners;
         // when all four keep a whole bilinear cell inside the image, no sample needs clamping and
         // `Int(x)` is the floor (x ≥ 0). Same samples as the general loop, without its calls to floor.
-        let corners = [(-half, -half), (used - 1 - half, -half), (-half, rows - 1 - half), (used - 1 - half, rows - 1 - half)]
-        let inside = corners.allSatisfy { i, j in
+        func keepsCellInside(_ i: Int, _ j: Int) -> Bool {
             let dx = Double(i), dy = Double(j)
             let x = centre.x + warp.a11 * dx + warp.a12 * dy, y = centre.y + warp.a21 * dx + warp.a22 * dy
             return x >= 0 && y >= 0 && x < Double(W - 1) && y < Double(H - 1)
         }
+        let first = -half, lastColumn = used - 1 - half, lastRow = rows - 1 - half
+        let inside = keepsCellInside(first, first) && keepsCellInside(lastColumn, first)
+            && keepsCellInside(first, lastRow) && keepsCellInside(lastColumn, lastRow)
         img.pixels.withUnsafeBufferPointer { buf in
             let base = buf.baseAddress!
             for j in 0..<rows {
