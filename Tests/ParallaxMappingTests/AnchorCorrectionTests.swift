@@ -49,4 +49,29 @@ struct AnchorCorrectionTests {
         // Each moved by its own keyframe's correction: the two differ by centimetres.
         #expect((movedA.column(3) - (T_A_W * second * nearFirst).matrix.column(3)).norm > 0.01)
     }
+
+    @Test("the indexed corrections give each position its nearest keyframe's, as correction(near:)")
+    func indexedCorrectionsMatchTheScan() {
+        var rng = SplitMix64(seed: 3)
+        // Keyframes along a walk, two of them at one place (a tie: the first listed wins).
+        var keyframes: [(id: Int, position: Vector3, correction: RigidTransform)] = []
+        for i in 0..<60 {
+            let position = i == 31 ? keyframes[30].position : Vector3(0.1 * Double(i), sin(0.2 * Double(i)), 1.4)
+            let T = RigidTransform(rotationMatrix: GravityAlignedPnP.rz(rng.uniform(-0.02, 0.02)),
+                                   translation: Vector3(rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), 0))
+            keyframes.append((id: i, position: position, correction: T))
+        }
+        let loop = LoopClosureEvent(timestamp: 1, oldKeyframeID: 0, currentKeyframeID: 59, inliers: 30, liveCorrection: .identity,
+                                    keyframeCorrections: keyframes, optimizationMilliseconds: 0)
+        let indexed = loop.corrections()
+        var queries = (0..<500).map { _ in Vector3(rng.uniform(-1, 7), rng.uniform(-2, 2), rng.uniform(0, 3)) }
+        queries.append(keyframes[30].position)
+        for q in queries {
+            let a = indexed(q), b = loop.correction(near: q)
+            #expect(a.translation == b.translation && a.rotation.xyzw == b.rotation.xyzw)
+        }
+        let empty = LoopClosureEvent(timestamp: 1, oldKeyframeID: 0, currentKeyframeID: 0, inliers: 0, liveCorrection: .identity,
+                                     keyframeCorrections: [], optimizationMilliseconds: 0)
+        #expect(empty.corrections()(.zero).translation == .zero)
+    }
 }

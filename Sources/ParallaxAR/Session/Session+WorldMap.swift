@@ -85,9 +85,10 @@ extension Session {
     /// keyframes nearest to them, as user anchors do, and the delegate hears `didUpdate` for the
     /// plane anchors (see `PlaneTracker.move(by:)` for why).
     func movePlaneMap(with loop: LoopClosureEvent) {
-        landmarks.move(by: loop.correction(near:))
+        let correction = loop.corrections()
+        landmarks.move(by: correction)
         guard var tracker = planes else { return }
-        let moved = tracker.move(by: loop.correction(near:))
+        let moved = tracker.move(by: correction)
         planes = tracker
         guard let T_A_W = worldTransform, !moved.isEmpty else { return }
         applyPlaneChanges(PlaneChanges(planes: moved), T_A_W: T_A_W)
@@ -98,9 +99,10 @@ extension Session {
     func moveAnchors(with loop: LoopClosureEvent) {
         guard let T_A_W, !userAnchors.isEmpty else { return }
         let T_W_A = T_A_W.inverse
+        let correction = loop.corrections()
         for i in userAnchors.indices {
             let pose_world = T_W_A * RigidTransform(matrix: userAnchors[i].transform)
-            userAnchors[i].transform = (T_A_W * loop.correction(near: pose_world.translation) * pose_world).matrix
+            userAnchors[i].transform = (T_A_W * correction(pose_world.translation) * pose_world).matrix
         }
         delegate?.session(self, didUpdate: userAnchors)
     }

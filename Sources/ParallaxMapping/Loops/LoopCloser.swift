@@ -159,6 +159,15 @@ public struct LoopClosureEvent: Sendable {
         keyframeCorrections.min { ($0.position - position_world).squaredNorm < ($1.position - position_world).squaredNorm }?
             .correction ?? .identity
     }
+
+    /// ``correction(near:)`` for many positions, with the same answers: the keyframes are indexed
+    /// once (``NearestPointIndex``), so moving n points costs about n log k distances instead of
+    /// n k (thousands of map points against hundreds of keyframes at every closure).
+    public func corrections() -> (Vector3) -> RigidTransform {
+        let index = NearestPointIndex(keyframeCorrections.map(\.position))
+        let corrections = keyframeCorrections.map(\.correction)
+        return { position in index.nearest(to: position).map { corrections[$0] } ?? .identity }
+    }
 }
 
 /// Loop closing over the mapper's keyframes (VINS-Mono's model): the odometry of every segment
