@@ -43,4 +43,29 @@ import Testing
         #expect(sum / Double(n) < 0.8)
         #expect(worst < 3)
     }
+
+    @Test func greyAndColourPathsAgreeAndKeepFlatImagesFlat() {
+        let lens = PinholeRadTanCamera(width: 376, height: 240, fx: 229, fy: 228, cx: 183, cy: 128,
+                                       k1: -0.283, k2: 0.074, p1: 0.0002, p2: 0.00002)
+        let undistorter = ImageUndistorter(lens: lens)
+        // A ramp with sharp steps, so every neighbour and weight matters, including the last
+        // column and row (the lookups there must stay inside the image).
+        var raw = GrayImage(width: lens.width, height: lens.height, fill: 0)
+        for v in 0..<lens.height { for u in 0..<lens.width { raw[u, v] = UInt8((u * 7 + v * 13) % 256) } }
+        let grey = undistorter.undistort(raw), colour = undistorter.undistort(.gray8(raw))
+        var mismatches = 0, covered = 0
+        for v in 0..<lens.height {
+            for u in 0..<lens.width {
+                if grey[u, v] != colour[u, v].r { mismatches += 1 }
+                if undistorter.sourcePixel(u: u, v: v) != nil { covered += 1 } else { #expect(grey[u, v] == 0) }
+            }
+        }
+        #expect(mismatches == 0)
+        #expect(covered > lens.width * lens.height / 2)
+        // Interpolating a flat image gives the same value everywhere it has a source.
+        let flat = undistorter.undistort(GrayImage(width: lens.width, height: lens.height, fill: 201))
+        for v in 0..<lens.height {
+            for u in 0..<lens.width where undistorter.sourcePixel(u: u, v: v) != nil { #expect(flat[u, v] == 201) }
+        }
+    }
 }

@@ -36,7 +36,7 @@ public struct BrightnessChangeTracker: Sendable {
         let w = thumb.w, h = thumb.h
         // Coarse search: mean squared deviation of the log ratio from its mean at each shift.
         // Validity enters as 0/1 weights (an invalid cell adds exactly zero), which keeps the
-        // inner loop free of branches; the sums are the same terms in the same order.
+        // inner loop free of branches and lets it run on vectors.
         let weights = valid.map { $0 ? Float(1) : 0 }, previousWeights = prev.valid.map { $0 ? Float(1) : 0 }
         var best: (dx: Int, dy: Int, score: Float) = (0, 0, .infinity)
         logs.withUnsafeBufferPointer { logs in
@@ -45,15 +45,8 @@ public struct BrightnessChangeTracker: Sendable {
                     previousWeights.withUnsafeBufferPointer { previousWeights in
                         for dy in -maxShift...maxShift {
                             for dx in -maxShift...maxShift {
-                                var sum: Float = 0, sum2: Float = 0, n: Float = 0
-                                for y in max(0, -dy)..<min(h, h - dy) {
-                                    for x in max(0, -dx)..<min(w, w - dx) {
-                                        let i = y * w + x, j = (y + dy) * w + (x + dx)
-                                        let weight = weights[j] * previousWeights[i]
-                                        let r = weight * (logs[j] - previousLogs[i])
-                                        sum += r; sum2 += r * r; n += weight
-                                    }
-                                }
+                                let (sum, sum2, n) = Self.shiftSums(logs, previousLogs, weights, previousWeights,
+                                                                    w: w, h: h, dx: dx, dy: dy)
                                 guard n >= Float(max(16, w * h / 4)) else { continue }
                                 let mean = sum / n
                                 let score = sum2 / n - mean * mean
@@ -81,6 +74,39 @@ public struct BrightnessChangeTracker: Sendable {
         ratios.sort()
         let n = ratios.count
         return n % 2 == 1 ? ratios[n / 2] : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2])
+    }
+
+    /// Σ r, Σ r² and the number of cells valid in both thumbnails, where r is the log ratio of
+    /// cell (x + dx, y + dy) now to cell (x, y) before. The search evaluates this at every integer
+    /// shift (289 shifts of about 5 600 cells per frame), so each row runs on 8-lane vectors.
+    @inline(__always)
+    private static func shiftSums(_ logs: UnsafeBufferPointer<Float>, _ previousLogs: UnsafeBufferPointer<Float>,
+                                  _ weights: UnsafeBufferPointer<Float>, _ previousWeights: UnsafeBufferPointer<Float>,
+                                  w: Int, h: Int, dx: Int, dy: Int) -> (sum: Float, sum2: Float, n: Float) {
+        typealias Lanes = SIMD8<Float>
+        var sum = Lanes(), sum2 = Lanes(), count = Lanes()
+        var tail: (sum: Float, sum2: Float, n: Float) = (0, 0, 0)
+        let x0 = max(0, -dx), x1 = min(w, w - dx)
+        guard let L = logs.baseAddress, let P = previousLogs.baseAddress,
+              let W = weights.baseAddress, let V = previousWeights.baseAddress, x1 > x0 else { return (0, 0, 0) }
+        @inline(__always) func load(_ p: UnsafePointer<Float>) -> Lanes { UnsafeRawPointer(p).loadUnaligned(as: Lanes.self) }
+        for y in max(0, -dy)..<min(h, h - dy) {
+            let i = y * w, j = (y + dy) * w + dx
+            var x = x0
+            while x + Lanes.scalarCount <= x1 {
+                let weight = load(W + j + x) * load(V + i + x)
+                let r = weight * (load(L + j + x) - load(P + i + x))
+                sum += r; sum2 += r * r; count += weight
+                x += Lanes.scalarCount
+            }
+            while x < x1 {
+                let weight = W[j + x] * V[i + x]
+                let r = weight * (L[j + x] - P[i + x])
+                tail.sum += r; tail.sum2 += r * r; tail.n += weight
+                x += 1
+            }
+        }
+        return (sum.sum() + tail.sum, sum2.sum() + tail.sum2, count.sum() + tail.n)
     }
 
     /// Compares the current thumbnail with the previous one displaced by (sx, sy) cells (a scene

@@ -46,14 +46,21 @@ public struct PlaneShadingAccumulator: Sendable {
         let gray: GrayImage? = rgba == nil ? image.toGray8() : nil
         let table = ImageBrightness.srgbDecodeTable
         // Plane frames for the point-in-polygon test.
-        struct Prepared { let plane: ShadingPlane; let origin: Vector3; let u: Vector3; let v: Vector3; let poly: [Vector2] }
+        struct Prepared {
+            let plane: ShadingPlane; let origin: Vector3; let u: Vector3; let v: Vector3; let poly: [Vector2]
+            /// The polygon's bounding box: a hit outside it is outside the polygon.
+            let low: Vector2, high: Vector2
+        }
         let prepared: [Prepared] = planes.compactMap { p in
             guard p.polygon.count >= 3 else { return nil }
             let n = p.normal
             let u = (abs(n.y) < 0.9 ? Vector3(0, 1, 0) : Vector3(1, 0, 0)).cross(n).normalized
             let v = n.cross(u)
             let o = p.polygon[0]
-            return Prepared(plane: p, origin: o, u: u, v: v, poly: p.polygon.map { Vector2(($0 - o).dot(u), ($0 - o).dot(v)) })
+            let poly = p.polygon.map { Vector2(($0 - o).dot(u), ($0 - o).dot(v)) }
+            let low = poly.reduce(Vector2(repeating: .infinity)) { pointwiseMin($0, $1) }
+            let high = poly.reduce(Vector2(repeating: -.infinity)) { pointwiseMax($0, $1) }
+            return Prepared(plane: p, origin: o, u: u, v: v, poly: poly, low: low, high: high)
         }
         guard !prepared.isEmpty else { return }
         let R = T_world_camera.rotation.rotationMatrix, c = T_world_camera.translation
@@ -69,7 +76,8 @@ public struct PlaneShadingAccumulator: Sendable {
                     guard t > 0, t < bestT else { continue }
                     let q = c + d * t - p.origin
                     let q2 = Vector2(q.dot(p.u), q.dot(p.v))
-                    guard Self.inside(q2, p.poly, margin: edgeMargin) else { continue }
+                    guard q2.x >= p.low.x, q2.x <= p.high.x, q2.y >= p.low.y, q2.y <= p.high.y,
+                          Self.inside(q2, p.poly, margin: edgeMargin) else { continue }
                     bestT = t; bestIndex = k
                 }
                 guard bestIndex >= 0 else { continue }
@@ -105,21 +113,27 @@ public struct PlaneShadingAccumulator: Sendable {
         }
     }
 
-    /// Even–odd point-in-polygon test, requiring `margin` distance from every edge.
+    /// Even–odd point-in-polygon test, requiring `margin` distance from every edge. The edge
+    /// distances are measured only for points inside (most sampled rays hit a plane outside its
+    /// polygon, and the distances were most of the sampler's time).
     static func inside(_ p: Vector2, _ poly: [Vector2], margin: Double) -> Bool {
         var inside = false
         var j = poly.count - 1
         for i in 0..<poly.count {
             let a = poly[i], b = poly[j]
             if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
-            if margin > 0 {
-                let e = b - a, len2 = (e * e).sum()
-                let t = len2 > 0 ? max(0, min(1, ((p - a) * e).sum() / len2)) : 0
-                let q = a + e * t - p
-                if (q * q).sum() < margin * margin { return false }
-            }
             j = i
         }
-        return inside
+        guard inside, margin > 0 else { return inside }
+        j = poly.count - 1
+        for i in 0..<poly.count {
+            let a = poly[i], b = poly[j]
+            let e = b - a, len2 = (e * e).sum()
+            let t = len2 > 0 ? max(0, min(1, ((p - a) * e).sum() / len2)) : 0
+            let q = a + e * t - p
+            if (q * q).sum() < margin * margin { return false }
+            j = i
+        }
+        return true
     }
 }
