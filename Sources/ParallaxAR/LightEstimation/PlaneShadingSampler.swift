@@ -65,6 +65,10 @@ public struct PlaneShadingAccumulator: Sendable {
         guard !prepared.isEmpty else { return }
         let R = T_world_camera.rotation.rotationMatrix, c = T_world_camera.translation
         let w = image.width, h = image.height
+        // Per prepared plane, this image's samples; merged into the per-id tables at the end
+        // (a string-keyed lookup per sampled pixel was a twentieth of the AR session's time).
+        var newValues = [[Float]](repeating: [], count: prepared.count)
+        var newSums = [Vector3](repeating: .zero, count: prepared.count)
         for py in stride(from: step / 2, to: h, by: step) {
             for px in stride(from: step / 2, to: w, by: step) {
                 let d = R * model.unproject(Vector2(Double(px), Double(py)))
@@ -81,21 +85,25 @@ public struct PlaneShadingAccumulator: Sendable {
                     bestT = t; bestIndex = k
                 }
                 guard bestIndex >= 0 else { continue }
-                let id = prepared[bestIndex].plane.id
-                normals[id] = prepared[bestIndex].plane.normal
                 if let rgba {
                     let p = rgba.pixels[py * w + px]
                     let r: Double = table[Int(p.r)], g: Double = table[Int(p.g)], b: Double = table[Int(p.b)]
                     let lin = Vector3(r, g, b)
                     let lum: Double = 0.2126 * r + 0.7152 * g + 0.0722 * b
-                    values[id, default: []].append(Float(lum))
-                    rgbSums[id, default: .zero] += lin
+                    newValues[bestIndex].append(Float(lum))
+                    newSums[bestIndex] += lin
                 } else if let gray {
                     let lin = table[Int(gray.pixels[py * w + px])]
-                    values[id, default: []].append(Float(lin))
-                    rgbSums[id, default: .zero] += Vector3(lin, lin, lin)
+                    newValues[bestIndex].append(Float(lin))
+                    newSums[bestIndex] += Vector3(lin, lin, lin)
                 }
             }
+        }
+        for (k, p) in prepared.enumerated() where !newValues[k].isEmpty {
+            let id = p.plane.id
+            normals[id] = p.plane.normal
+            values[id, default: []].append(contentsOf: newValues[k])
+            rgbSums[id, default: .zero] += newSums[k]
         }
     }
 
