@@ -80,4 +80,22 @@ import Testing
         map.move(by: { p in RigidTransform(rotation: .identity, translation: p.x > 0.5 ? Vector3(-1, 0, 0) : .zero) })
         #expect(map.points().map(\.id) == [2])
     }
+
+    /// A segment re-placed in the map moves the points it gave (seen since its placement) and
+    /// leaves the older ones.
+    @Test func landmarksSeenSinceAFrameMoveAlone() {
+        var map = LandmarkMap(voxelSize: 0.04, capacity: 100)
+        let old = (0..<5).map { MapPoint(id: UInt64($0), position: Vector3(0.3 * Double($0), 2, 0.5), covariance: MapPoint.defaultCovariance) }
+        map.insert(old)
+        map.insert([])  // a frame while relocalizing: nothing enters
+        let since = map.frameNumber + 1
+        let fresh = (10..<15).map { MapPoint(id: UInt64($0), position: Vector3(0.3 * Double($0), -1, 0.5), covariance: MapPoint.defaultCovariance) }
+        map.insert(fresh)
+        map.insert([fresh[0]])  // seen again later: still this segment's
+        let T = Self.correction
+        map.move(by: { _ in T }, seenSince: since)
+        let after = Dictionary(uniqueKeysWithValues: map.points().map { ($0.id, $0.position) })
+        for p in old { #expect(after[p.id] == p.position) }
+        for p in fresh { #expect(((after[p.id] ?? .zero) - T * p.position).norm < 1e-12) }
+    }
 }

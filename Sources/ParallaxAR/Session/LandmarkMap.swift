@@ -42,6 +42,9 @@ struct LandmarkMap {
     /// Points held now.
     var count: Int { entries.count }
 
+    /// Number of the latest ``insert(_:)`` (one per frame; 0 before the first).
+    var frameNumber: Int { frame }
+
     /// All points, by id (a fresh array only after a change).
     mutating func points() -> [MapPoint] {
         if let sortedCache { return sortedCache }
@@ -83,12 +86,14 @@ struct LandmarkMap {
     /// Moves every point by the rigid transform `correction` gives for its position (a loop
     /// closure's correction of the map near it); covariances turn with it. Points that land in
     /// one voxel keep the most recently seen (ties: the lower id), as ``insert(_:)`` would.
-    mutating func move(by correction: (Vector3) -> RigidTransform) {
+    /// With `seenSince`, only points last seen at that ``frameNumber`` or later move (a segment
+    /// re-placed in the map moves the points it gave, not older ones).
+    mutating func move(by correction: (Vector3) -> RigidTransform, seenSince first: Int = 0) {
         guard !entries.isEmpty else { return }
         occupant = [:]
         let ids = entries.keys.sorted()
         for id in ids {
-            guard var e = entries[id] else { continue }
+            guard var e = entries[id], e.lastSeen >= first else { continue }
             let T = correction(e.point.position)
             let R = T.rotationMatrix
             e.point.position = T * e.point.position

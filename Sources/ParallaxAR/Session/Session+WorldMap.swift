@@ -12,6 +12,9 @@ final class SessionWorldMapping {
     var last: MappingOutput?
     /// True when the session started from a loaded map (relocalizing until it is found).
     let fromLoadedMap: Bool
+    /// The landmark map's ``LandmarkMap/frameNumber`` from which the current segment's points
+    /// arrived (its placement); nil before the first placement.
+    var segmentPointsSince: Int?
 
     init(mapper: WorldMapper, fromLoadedMap: Bool) {
         self.mapper = mapper
@@ -63,8 +66,14 @@ extension Session {
         let points = output.featurePoints.map { TrackedFeaturePoint(id: Int(truncatingIfNeeded: $0.id), position_world: $0.position) }
         let m = mapping.mapper.process(timestamp: timestamp, trackingState: output.trackingState, T_odom_camera: T_odom_camera,
                                        featurePoints: points, image: image, positionSigma: output.tracking?.positionSigma)
+        let previous = mapping.last
         mapping.last = m
-        if let loop = m.loopClosure { follow(loop) }
+        if let loop = m.loopClosure {
+            follow(loop)
+        } else if let previous, previous.isAligned, m.isAligned, let since = mapping.segmentPointsSince {
+            followPlacement(from: previous.T_world_odom, to: m.T_world_odom, pointsSince: since)
+        }
+        if m.isAligned, previous?.isAligned != true { mapping.segmentPointsSince = landmarks.frameNumber + 1 }
         var out = output
         out.T_world_body = output.T_world_body.map { m.T_world_odom * $0 }
         let R = m.T_world_odom.rotationMatrix
@@ -73,6 +82,17 @@ extension Session {
         }
         if !m.isAligned, output.T_world_body != nil { out.trackingState = .limited(.relocalizing) }
         return out
+    }
+
+    /// The mapper moved the current segment in the map without a loop closure (a relocalization
+    /// refining a fresh placement, by up to a few centimetres): the points this segment gave,
+    /// placed with the earlier `T_world_odom`, move rigidly with it. Older points stay: they came
+    /// from segments whose placement has not changed. Planes refit from the moved points at the
+    /// next update (their support changed).
+    func followPlacement(from before: RigidTransform, to after: RigidTransform, pointsSince first: Int) {
+        let delta = after * before.inverse
+        guard delta.translation.norm > 1e-4 || delta.rotation.vector.norm > 1e-6 else { return }
+        landmarks.move(by: { _ in delta }, seenSince: first)
     }
 
     /// A loop closure moved the keyframes: what the session placed in the world moves with them.
