@@ -45,13 +45,14 @@ import Testing
         #expect(LocalSurfaces.classify(points, indices: [0, 1, 2]) == [.sparse, .sparse, .sparse])
     }
 
-    /// The cache answers exactly as a fresh classification while points arrive, move and leave
-    /// (a slanted patch, a wall and clutter that change over eight updates).
+    /// Without a move tolerance the cache answers exactly as a fresh classification while points
+    /// arrive, move and leave (a slanted patch, a wall and clutter that change over eight updates).
     @Test func cacheMatchesAFreshClassification() {
         var noise = PlaneTrackerTests.Noise(state: 21)
         var map: [UInt64: Vector3] = [:]
         for (i, p) in Self.walls().enumerated() where i % 3 == 0 { map[UInt64(i)] = p }
         var cache = LocalSurfaceCache()
+        cache.moveTolerance = 0
         var nextID: UInt64 = 100_000
         for step in 0..<8 {
             let ids = map.keys.sorted()
@@ -66,5 +67,23 @@ import Testing
                 nextID += 1
             }
         }
+    }
+
+    /// Moves under the tolerance keep a verdict, even one they would change; once they add up
+    /// past it, the verdicts around the point are renewed.
+    @Test func smallMovesAddUpBeforeTheyRenewAVerdict() {
+        // Five points in a 6 mm square layer; the middle one then rises.
+        var points = [Vector3(0, 0, 0), Vector3(0.006, 0, 0), Vector3(0, 0.006, 0), Vector3(0.006, 0.006, 0), Vector3(0.003, 0.003, 0)]
+        let ids: [UInt64] = [1, 2, 3, 4, 5]
+        var cache = LocalSurfaceCache()
+        cache.moveTolerance = 0.005
+        #expect(cache.classify(points, ids: ids, indices: [0], update: 0)[0] == .horizontal)
+        // 4 mm: a fresh verdict says the layer is no longer thin; the cache keeps its verdict.
+        points[4].z = 0.004
+        #expect(LocalSurfaces.classify(points, indices: [0])[0] == .unknown)
+        #expect(cache.classify(points, ids: ids, indices: [0], update: 1)[0] == .horizontal)
+        // Another 2 mm: 6 mm from where the verdict was made, so it is renewed.
+        points[4].z = 0.006
+        #expect(cache.classify(points, ids: ids, indices: [0], update: 2)[0] == .unknown)
     }
 }

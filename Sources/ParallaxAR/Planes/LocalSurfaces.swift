@@ -112,8 +112,16 @@ struct NeighbourGrid {
 /// within ``LocalSurfaces/radius``, so it stays valid while no point in the 3 × 3 × 3 cells around
 /// its point arrived, moved or left. Only the part of the map the camera sees changes per frame,
 /// so most free points keep their verdict, and plane detection's cost stops growing with the
-/// number of unassigned points. The answers are exactly those of ``LocalSurfaces/classify(_:indices:)``.
+/// number of unassigned points. With ``moveTolerance`` 0 the answers are exactly those of
+/// ``LocalSurfaces/classify(_:indices:)``.
 struct LocalSurfaceCache {
+    /// A point counts as moved once it is this far (m) from where it was when the verdicts around
+    /// it were last renewed. The tracker refines every visible point a little each frame, and
+    /// each tiny move cleared every verdict within 0.9 m (27 cells of 0.3 m) on a full map: the
+    /// verdicts near the camera were recomputed each frame, the plane tracker's largest cost.
+    /// A few millimetres in a 0.3 m neighbourhood cannot change a layer's orientation; the moves
+    /// add up until they pass this and clear the verdicts.
+    var moveTolerance = 0.005
     private var positions: [UInt64: Vector3] = [:]
     private var verdicts: [UInt64: LocalSurface] = [:]
     /// The grid of the points of update ``syncedUpdate``, when the cache was last brought up to date.
@@ -148,12 +156,15 @@ struct LocalSurfaceCache {
         var dirty = Set<SIMD3<Int>>()
         var present = [UInt64: Vector3]()
         present.reserveCapacity(points.count)
+        let tolerance2 = moveTolerance * moveTolerance
         for (i, p) in points.enumerated() {
-            present[ids[i]] = p
             if let old = positions[ids[i]] {
-                guard old != p else { continue }
+                guard old != p else { present[ids[i]] = old; continue }
+                // Within the tolerance: keep the reference position, so small moves add up.
+                if (old - p).squaredNorm < tolerance2 { present[ids[i]] = old; continue }
                 dirty.insert(NeighbourGrid.cell(old))
             }
+            present[ids[i]] = p
             dirty.insert(NeighbourGrid.cell(p))
         }
         for (id, old) in positions where present[id] == nil {

@@ -15,7 +15,8 @@ import Glibc
 /// as `parallax replay --planes --light` does, and prints per window (a minute by default): CPU
 /// milliseconds per frame of the whole session step (thread time: image decoding, tracking,
 /// planes, light, export when asked) and of tracking alone, map points, anchors and the resident
-/// memory at the window's end. A bounded session shows a flat curve.
+/// memory at the window's end, with the world map's keyframes (which grow with the area explored).
+/// A bounded session shows a flat curve.
 struct BenchARSessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ar-session",
@@ -52,7 +53,7 @@ struct BenchARSessionCommand: ParsableCommand {
         session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: true))
         var exporter = try export.map { try FrameExporter(url: URL(fileURLWithPath: $0)) }
         print("AR session over \(root.path) (\(stereo ? "stereo" : "mono") tracking, planes, light\(export == nil ? "" : ", export")):")
-        print("window_s        frames  cpu_ms/frame  tracking_ms  other_ms  map_points  anchors  rss_MB")
+        print("window_s        frames  cpu_ms/frame  tracking_ms  other_ms  map_points  anchors  keyframes  rss_MB")
         var current = Window(start: 0)
         var firstTime: Double?
         while true {
@@ -103,8 +104,9 @@ struct BenchARSessionCommand: ParsableCommand {
         func line(window: Double, session: Session) -> String {
             let n = Double(max(frames, 1))
             let range = String(format: "%5.0f–%-5.0f", start, start + window)
-            return range + String(format: "    %6d  %12.2f  %11.2f  %8.2f  %10d  %7d  %6.0f", frames, cpu / n, tracking / n,
+            return range + String(format: "    %6d  %12.2f  %11.2f  %8.2f  %10d  %7d  %9d  %6.0f", frames, cpu / n, tracking / n,
                                   (cpu - tracking) / n, session.mapPointCount, session.anchors.count,
+                                  session.worldMapper?.database.keyframes.count ?? 0,
                                   BenchARSessionCommand.residentMegabytes())
         }
     }

@@ -132,7 +132,8 @@ public final class WorldMapper {
     public internal(set) var loopMilliseconds: [Double] = []
     /// Wall-clock milliseconds the tracking thread waited for background loop detections in all.
     public internal(set) var loopWaitMilliseconds = 0.0
-    /// Loop closures applied.
+    /// Loop closures applied, for reports: each without its ``LoopClosureEvent/keyframeCorrections``
+    /// (those reach the client once, in ``MappingOutput/loopClosure``), so the history stays small.
     public internal(set) var loopClosures: [LoopClosureEvent] = []
     /// Loops whose edge agreed with the map already (added to the graph without an optimisation).
     public internal(set) var consistentLoops = 0

@@ -155,7 +155,12 @@ extension WorldMapper {
                                      costBefore: optimized.costBefore, costAfter: optimized.costAfter)
         event.detectedAt = pending.detectedAt
         event.waitMilliseconds = waited
-        loopClosures.append(event)
+        // The history keeps the evidence, not the per-keyframe corrections (the client gets those
+        // in this frame's output): at a hundred bytes per keyframe per closure, a 10-minute walk's
+        // hundreds of closures over hundreds of keyframes kept tens of megabytes.
+        var record = event
+        record.keyframeCorrections = []
+        loopClosures.append(record)
         if loops.unverifiedSegment == segment { loops.unverifiedSegment = nil }
         return event
     }
