@@ -74,4 +74,27 @@ public enum SimulationSetup {
         let translation = target - rotation.act(Vector3(centre.x, centre.y, 0))
         return SceneAlignment(T_scene_world: RigidTransform(rotation: rotation, translation: translation))
     }
+
+    /// When `trajectory` is wider than `scene`'s floor along either horizontal axis, whichever
+    /// way ``alignment(for:scene:)`` turns it: both horizontal extents (m, trajectory and floor,
+    /// the trajectory's sorted to match the floor's longer side first); nil when it fits or the
+    /// scene has no floor. Such a camera leaves the scene and sees nothing for a while (the
+    /// EuRoC machine-hall flights or the Gore walk in the room scene).
+    public static func overflow(of trajectory: CumulativeBSpline, in scene: Scene) -> (trajectory: Vector2, floor: Vector2)? {
+        var lo = Vector3(repeating: .infinity), hi = -lo
+        for t in stride(from: trajectory.startTime, through: trajectory.endTime, by: 0.1) {
+            let p = trajectory.pose(at: t).translation
+            lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p)
+        }
+        let planes = ScenePlanes.extract(from: scene, alignment: SceneAlignment.centred(on: scene))
+        guard let floor = planes.filter({ $0.kind == .floor }).max(by: { $0.area < $1.area }), lo.x <= hi.x else { return nil }
+        let xs = floor.polygon.map(\.x), ys = floor.polygon.map(\.y)
+        let room = Vector2((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+        let size = Vector2(hi.x - lo.x, hi.y - lo.y)
+        let fits = (size.x <= room.x && size.y <= room.y) || (size.y <= room.x && size.x <= room.y)
+        guard !fits else { return nil }
+        let longFirst = room.x >= room.y
+        let sorted = Vector2(longFirst ? max(size.x, size.y) : min(size.x, size.y), longFirst ? min(size.x, size.y) : max(size.x, size.y))
+        return (sorted, room)
+    }
 }

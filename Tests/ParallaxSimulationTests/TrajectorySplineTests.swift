@@ -1,6 +1,7 @@
 import Foundation
 import ParallaxDatasets
 import ParallaxMath
+import ParallaxSceneGraph
 import Testing
 
 @testable import ParallaxSimulation
@@ -93,5 +94,25 @@ let sharedTrajectoriesPresent = FileManager.default.fileExists(atPath: sharedFol
         let still = try TrajectoryBuilder.fromSamples(samples, staticStart: 1, duration: 10)
         #expect(still.pose(at: 0.5) == still.pose(at: 0))
         #expect((still.pose(at: 0).translation - samples[0].T_world_body.translation).norm < 1e-9)
+    }
+}
+
+/// `simulate` warns when a trajectory is wider than the scene's floor: the camera would leave the
+/// scene. The real trajectories the project uses must be judged as they fit.
+@Suite struct SceneOverflowTests {
+    func spline(_ file: String) throws -> CumulativeBSpline {
+        let trajectory = try TUMTrajectory.read(contentsOf: sharedFolder.appendingPathComponent("trajectories/\(file)"))
+        let samples = trajectory.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) }
+        return try TrajectoryBuilder.fromSamples(samples, staticStart: 0, duration: 30)
+    }
+
+    @Test(.enabled(if: sharedTrajectoriesPresent, "needs ../shared/trajectories beside the repository"),
+          arguments: [("tumvi_room2.txt", "room", false), ("rpng_table_01.txt", "room", false), ("euroc_V1_02_medium.txt", "room", false),
+                      ("udel_gore.txt", "room", true), ("euroc_MH_03_medium.txt", "room", true),
+                      ("udel_gore.txt", "hall", false), ("euroc_MH_03_medium.txt", "hall", false)])
+    func widerTrajectoriesThanTheFloorAreFound(file: String, scene: String, overflows: Bool) throws {
+        let url = roomSceneURL().deletingLastPathComponent().appendingPathComponent("\(scene).json")
+        let over = SimulationSetup.overflow(of: try spline(file), in: try Scene.load(contentsOf: url))
+        #expect((over != nil) == overflows, "\(file) in \(scene): \(String(describing: over))")
     }
 }

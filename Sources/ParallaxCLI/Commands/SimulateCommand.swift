@@ -155,6 +155,13 @@ struct SimulateCommand: ParsableCommand {
             alignment = SimulationSetup.alignment(for: spline, scene: loaded)
             let fit = SplineFitting.error(of: try SplineFitting.fit(samples: samples, knotSpacing: 0.05), against: samples)
             print("trajectory \(trajectory): spline fit \(fit)")
+            if let over = SimulationSetup.overflow(of: spline, in: loaded) {
+                let text = String(format: "warning: the trajectory spans %.1f × %.1f m but the floor of %@ is %.1f × %.1f m: "
+                                  + "the camera will leave the scene and see nothing at times; use a larger scene "
+                                  + "(Scenes/hall.json for the EuRoC machine-hall flights and the Gore walk)",
+                                  over.trajectory.x, over.trajectory.y, scene, over.floor.x, over.floor.y)
+                FileHandle.standardError.write(Data((text + "\n").utf8))
+            }
         } else {
             alignment = SimulationSetup.floorAlignment(for: loaded)
             let settings = SimulationSetup.motionSettings(for: loaded, alignment: alignment)
