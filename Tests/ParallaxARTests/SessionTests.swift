@@ -30,6 +30,26 @@ final class Recorder: SessionDelegate {
     static let configuration = WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical],
                                                           isLightEstimationEnabled: false)
 
+    /// Planes update at most every `planeUpdateInterval` of data time (the default 0.1 s is every
+    /// other frame at 20 Hz; the sample is 10 Hz, so 0.25 s here), and whenever the map changed
+    /// with 0; both find the sample's planes.
+    @Test func planesUpdateAtTheChosenRate() throws {
+        var updates: [Double: Int] = [:]
+        var frames = 0
+        for interval in [0.0, 0.25] {
+            let session = try Session(datasetAt: TestData.sample)
+            session.planeUpdateInterval = interval
+            session.run(Self.configuration)
+            frames = 0
+            while try session.nextFrame() != nil { frames += 1 }
+            updates[interval] = session.planes?.updateCount ?? 0
+            #expect(!session.planeAnchors.isEmpty, "interval \(interval) s")
+        }
+        let every = try #require(updates[0]), slower = try #require(updates[0.25])
+        #expect(slower <= frames / 2)
+        #expect(every > slower)
+    }
+
     /// One replay of the sample with GT poses: delegate events, camera convention, exports and
     /// hit tests against the truth planes.
     @Test func sampleReplayWithGroundTruthPoses() async throws {

@@ -15,9 +15,14 @@ extension Session {
         guard output.trackingState != .limited(.relocalizing) else { return }
         landmarks.insert(output.featurePoints)
         guard output.trackingState == .normal, let T_A_W = worldTransform, var tracker = planes, let T_W_C else { return }
+        pointsSeenSincePlaneUpdate.formUnion(output.featurePoints.map(\.id))
         guard landmarks.revision != lastPlaneRevision else { return }
+        if let last = lastPlaneUpdate, time - last < planeUpdateInterval - 1e-6 { return }
         lastPlaneRevision = landmarks.revision
-        let changes = tracker.update(points: landmarks.points(), visible: Set(output.featurePoints.map(\.id)),
+        lastPlaneUpdate = time
+        let visible = pointsSeenSincePlaneUpdate
+        pointsSeenSincePlaneUpdate = []
+        let changes = tracker.update(points: landmarks.points(), visible: visible,
                                      cameraPosition: T_W_C.translation, timestamp: time)
         planes = tracker
         applyPlaneChanges(changes, T_A_W: T_A_W)

@@ -51,6 +51,14 @@ public final class Session {
     var landmarks = LandmarkMap()
     /// ``LandmarkMap/revision`` at the last plane update.
     var lastPlaneRevision = -1
+    /// Shortest data time (s) between two plane updates; the points still enter the map every
+    /// frame. ARKit and ARCore update plane anchors at a lower rate than frames arrive; here the
+    /// plane tracker was the largest per-frame cost of a long session (docs/ar-session.md).
+    /// 0 updates at every frame.
+    public var planeUpdateInterval = 0.1
+    /// Data time of the last plane update, and the points seen since it (their sight lines).
+    var lastPlaneUpdate: Double?
+    var pointsSeenSincePlaneUpdate = Set<UInt64>()
     private var lastTrackingState: TrackingState?
     private var lastFrameNs: Int64?
     private var paceOrigin: (wall: ContinuousClock.Instant, dataNs: Int64)?
@@ -116,6 +124,8 @@ public final class Session {
         if reset || self.configuration?.planeDetection != configuration.planeDetection {
             planes = configuration.planeDetection.isEmpty ? nil : PlaneTracker(detection: configuration.planeDetection)
             lastPlaneRevision = -1
+            lastPlaneUpdate = nil
+            pointsSeenSincePlaneUpdate = []
             let removed = planeAnchors.keys.sorted().compactMap { planeAnchors[$0] }
             planeAnchors = [:]
             if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
