@@ -41,14 +41,9 @@ public enum SimulationSetup {
     /// larger than the room still leaves it (udel_gore, 25 × 16 m: use `Scenes/hall.json`).
     public static func alignment(for trajectory: CumulativeBSpline, scene: Scene) -> SceneAlignment {
         let floorAlignment = SceneAlignment.centred(on: scene)
-        var lo = Vector3(repeating: .infinity), hi = -lo, sum = Vector3.zero
-        var count = 0.0
-        for t in stride(from: trajectory.startTime, through: trajectory.endTime, by: 0.1) {
-            let p = trajectory.pose(at: t).translation
-            lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p); sum += p; count += 1
-        }
+        let (lo, hi, mean) = bounds(of: trajectory)
         let centre = (lo + hi) / 2
-        var dz = (lo.z >= 0.1 && hi.z <= 2.8) ? 0 : 1.4 - sum.z / count
+        var dz = (lo.z >= 0.1 && hi.z <= 2.8) ? 0 : 1.4 - mean.z
         let planes = ScenePlanes.extract(from: scene, alignment: floorAlignment)
         // In a hall tall enough for the whole height range (1 m margin below, 0.5 m above), keep
         // the range between floor and ceiling rather than centred on 1.4 m (which would put
@@ -57,12 +52,8 @@ public enum SimulationSetup {
             let lowest = 1.0 - lo.z, highest = ceiling.centre.z - 0.5 - hi.z
             if lowest <= highest { dz = min(max(dz, lowest), highest) }
         }
-        // Floor extent along world x and y (scene x and −z).
-        let floor = planes.filter { $0.kind == .floor }.max { $0.area < $1.area }
         var yaw = 0.0
-        if let floor {
-            let xs = floor.polygon.map(\.x), ys = floor.polygon.map(\.y)
-            let room = Vector2((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+        if let room = floorExtent(planes) {
             let size = Vector2(hi.x - lo.x, hi.y - lo.y)
             let overflow = max(size.x - room.x, 0) + max(size.y - room.y, 0)
             let overflowTurned = max(size.y - room.x, 0) + max(size.x - room.y, 0)
@@ -81,20 +72,32 @@ public enum SimulationSetup {
     /// scene has no floor. Such a camera leaves the scene and sees nothing for a while (the
     /// EuRoC machine-hall flights or the Gore walk in the room scene).
     public static func overflow(of trajectory: CumulativeBSpline, in scene: Scene) -> (trajectory: Vector2, floor: Vector2)? {
-        var lo = Vector3(repeating: .infinity), hi = -lo
-        for t in stride(from: trajectory.startTime, through: trajectory.endTime, by: 0.1) {
-            let p = trajectory.pose(at: t).translation
-            lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p)
-        }
+        let (lo, hi, _) = bounds(of: trajectory)
         let planes = ScenePlanes.extract(from: scene, alignment: SceneAlignment.centred(on: scene))
-        guard let floor = planes.filter({ $0.kind == .floor }).max(by: { $0.area < $1.area }), lo.x <= hi.x else { return nil }
-        let xs = floor.polygon.map(\.x), ys = floor.polygon.map(\.y)
-        let room = Vector2((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
+        guard let room = floorExtent(planes), lo.x <= hi.x else { return nil }
         let size = Vector2(hi.x - lo.x, hi.y - lo.y)
         let fits = (size.x <= room.x && size.y <= room.y) || (size.y <= room.x && size.x <= room.y)
         guard !fits else { return nil }
         let longFirst = room.x >= room.y
         let sorted = Vector2(longFirst ? max(size.x, size.y) : min(size.x, size.y), longFirst ? min(size.x, size.y) : max(size.x, size.y))
         return (sorted, room)
+    }
+
+    /// The box a trajectory sampled every 0.1 s stays in, and its mean position.
+    private static func bounds(of trajectory: CumulativeBSpline) -> (lo: Vector3, hi: Vector3, mean: Vector3) {
+        var lo = Vector3(repeating: .infinity), hi = -lo, sum = Vector3.zero
+        var count = 0.0
+        for t in stride(from: trajectory.startTime, through: trajectory.endTime, by: 0.1) {
+            let p = trajectory.pose(at: t).translation
+            lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p); sum += p; count += 1
+        }
+        return (lo, hi, sum / max(count, 1))
+    }
+
+    /// Extent along world x and y (scene x and −z) of the largest floor among `planes`.
+    private static func floorExtent(_ planes: [PlaneTruth]) -> Vector2? {
+        guard let floor = planes.filter({ $0.kind == .floor }).max(by: { $0.area < $1.area }) else { return nil }
+        let xs = floor.polygon.map(\.x), ys = floor.polygon.map(\.y)
+        return Vector2((xs.max() ?? 0) - (xs.min() ?? 0), (ys.max() ?? 0) - (ys.min() ?? 0))
     }
 }

@@ -159,9 +159,8 @@ struct LocalSurfaceCache {
         let tolerance2 = moveTolerance * moveTolerance
         for (i, p) in points.enumerated() {
             if let old = positions[ids[i]] {
-                guard old != p else { present[ids[i]] = old; continue }
-                // Within the tolerance: keep the reference position, so small moves add up.
-                if (old - p).squaredNorm < tolerance2 { present[ids[i]] = old; continue }
+                // Unmoved, or within the tolerance: keep the reference position, so small moves add up.
+                if old == p || (old - p).squaredNorm < tolerance2 { present[ids[i]] = old; continue }
                 dirty.insert(NeighbourGrid.cell(old))
             }
             present[ids[i]] = p
