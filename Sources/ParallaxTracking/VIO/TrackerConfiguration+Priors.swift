@@ -90,14 +90,21 @@ extension TrackerConfiguration {
     /// far points and the scale. Measured on 30 s simulations (ATE posyaw, fixed → estimated):
     /// Gore hall stereo `--sensor euroc` 23.4 → 1.8 cm; V1_01 stereo `--sensor euroc` seeds 1 and 2
     /// 1.10 / 1.05 → 0.59 / 0.96 cm; with a perfect calibration V1_01 4.2 / 5.0 → 5.8 / 6.5 mm and
-    /// Gore 2.5 → 2.5 cm (the price of eight more free states). Mono (phone profile, three walks)
-    /// gains nothing consistent (2.98 / 2.28 / 2.37 → 3.63 / 2.42 / 1.40 cm), so it stays off there.
+    /// Gore 2.5 → 2.5 cm (the price of eight more free states).
+    ///
+    /// In mono a principal-point error tilts every bearing the same way and a focal error scales
+    /// their spread, which the filter otherwise absorbs into attitude and scale. On by default in
+    /// mono since 2026-11-28: 26 mono sets (phone-profile walks, ideal and `--sensor euroc` flights,
+    /// the Gore walk) summed 42.0 → 30.7 cm ATE, 19 better, 2 worse by more than 0.5 mm (MH_03 hall
+    /// `--sensor euroc` 1.74 → 1.98 cm, a doubled calibration error 2.44 → 2.58 cm); phone Gore
+    /// 5.6 → 3.9 cm (docs/tracking-design.md). An older tracker gained nothing consistent from it
+    /// (three phone walks 2.98 / 2.28 / 2.37 → 3.63 / 2.42 / 1.40 cm).
     /// The distortion coefficients keep a tight prior: free (σ 0.002) they wandered and cost V1_01
     /// 4 → 8 mm; the focal length and principal point move.
     public struct IntrinsicsEstimation: Sendable, Equatable {
         /// The tracking modes in which the intrinsics are filter states (empty keeps the
         /// calibration's values everywhere).
-        public var modes: Set<Mode> = [.stereo]
+        public var modes: Set<Mode> = [.stereo, .mono]
         /// Prior standard deviation (pixels) of fx and fy.
         public var focalSigma = 1.0
         /// Prior standard deviation (pixels) of cx and cy.
@@ -105,7 +112,7 @@ extension TrackerConfiguration {
         /// Prior standard deviation of k1 and k2.
         public var distortionSigma = 1e-5
 
-        /// The default: estimated in stereo, σ 1 px for the focal lengths and principal point.
+        /// The default: estimated in stereo and mono, σ 1 px for the focal lengths and principal point.
         public init() {}
 
         /// Whether the intrinsics are estimated in `mode`.
