@@ -97,6 +97,11 @@ struct CommandParsingTests {
         #expect(d.motion.rawValue == "fast-rotation" && d.duration == 5)
         let bad = try #require(Parsing.failure(["simulate", "-o", "out", "--motion", "cartwheel"]))
         #expect(bad.message.contains("--motion") && bad.message.contains("handheld"), "\(bad.message)")
+        // A negative time shift is a value, written either way.
+        for args in [["--time-offset-ms", "-30"], ["--time-offset-ms=-30"]] {
+            let e = try Parsing.command(["simulate", "-o", "out"] + args, as: SimulateCommand.self)
+            #expect(e.sensor.timeOffsetMs == -30)
+        }
     }
 
     @Test("render and view share the image options; --egl-platform is an enum")

@@ -21,7 +21,8 @@ struct SensorEffectOptions: ParsableArguments {
             help: "Rolling-shutter readout in ms, top row to bottom (the timestamp is the middle row's). 0 to 100.")
     var rollingShutterMs: Double?
 
-    @Option(name: .customLong("time-offset-ms"),
+    // Unconditional: a negative shift (`--time-offset-ms -30`) is a value, not an option.
+    @Option(name: .customLong("time-offset-ms"), parsing: .unconditional,
             help: "Camera–IMU time shift in ms, Kalibr's timeshift_cam_imu: t_imu = t_cam + shift. −100 to 100.")
     var timeOffsetMs: Double?
 
