@@ -68,6 +68,8 @@ public final class Session {
     /// velocity, biases, time offset. The session drives the tracker itself, so callers that also
     /// want tracking figures (trajectory, CPU time) need no second pass.
     public private(set) var lastTrackingResult: TrackingResult?
+    /// CPU milliseconds the latest frame cost in each stage (for benchmarks).
+    public private(set) var lastStageTimes = SessionStageTimes()
     /// True when the session runs an ``OrientationTrackingConfiguration`` (3-DoF, no position).
     public private(set) var isOrientationOnly = false
     /// Warnings of the stream checks made when tracking starts (a few unpaired stereo frames, an
@@ -250,10 +252,16 @@ public final class Session {
             delegate?.sessionInterruptionEnded(self)
         }
         lastFrameNs = event.timestampNs
+        var times = SessionStageTimes()
+        let t0 = ThreadClock.milliseconds()
         let raw = try event.loadGray8(0) ?? GrayImage(width: calibration.width, height: calibration.height, fill: 0)
         let right = dataset.isStereo && source.usesRightImage ? try event.loadGray8(1) : nil
-        let output = try mapped(try source.process(frame: event, image: raw, rightImage: right), image: raw,
-                                timestamp: event.timestamp, calibration: calibration)
+        let tracked = try source.process(frame: event, image: raw, rightImage: right)
+        let t1 = ThreadClock.milliseconds()
+        let output = try mapped(tracked, image: raw, timestamp: event.timestamp, calibration: calibration)
+        let t2 = ThreadClock.milliseconds()
+        times.tracking = t1 - t0
+        times.mapping = t2 - t1
         self.source = source
         lastTrackingResult = output.tracking
         if let t = output.tracking, t.T_world_body != nil { timeOffset = t.timeOffset }
@@ -275,7 +283,10 @@ public final class Session {
             delegate?.session(self, cameraDidChangeTrackingState: camera)
         }
         if output.trackingState == .normal, trackingStartTime == nil { trackingStartTime = event.timestamp }
+        let t3 = ThreadClock.milliseconds()
         updatePlanes(output, cameraPose: output.T_world_body.map { $0 * calibration.T_body_camera }, time: event.timestamp)
+        let t4 = ThreadClock.milliseconds()
+        times.planes = t4 - t3
 
         let image = configuration.undistortsCapturedImage ? (undistorter?.undistort(raw) ?? raw) : raw
         let captured = AnyImage.gray8(image)
@@ -286,14 +297,18 @@ public final class Session {
         }
         var light: LightEstimate?
         if configuration.isLightEstimationEnabled, var estimator = lightEstimator {
+            let t5 = ThreadClock.milliseconds()
             light = estimator.estimate(image: captured, camera: camera,
                                        planes: planeAnchors.keys.sorted().compactMap { planeAnchors[$0] })
             lightEstimator = estimator
+            times.light = ThreadClock.milliseconds() - t5
         }
         var frame = Frame(timestamp: event.timestamp, timestampNs: event.timestampNs, capturedImage: captured,
                           camera: camera, anchors: anchors, lightEstimate: light, rawFeaturePoints: cloud,
                           worldUp: T_A_W?.rotate(Vector3(0, 0, 1)) ?? Vector3(0, 1, 0))
         frame.worldMappingStatus = worldMappingStatus
+        times.other = ThreadClock.milliseconds() - t0 - times.total
+        lastStageTimes = times
         return frame
     }
 }

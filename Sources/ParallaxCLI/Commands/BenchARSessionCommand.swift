@@ -14,9 +14,10 @@ import Glibc
 /// cache folder) through a ``Session`` with tracked poses, plane detection and light estimation,
 /// as `parallax replay --planes --light` does, and prints per window (a minute by default): CPU
 /// milliseconds per frame of the whole session step (thread time: image decoding, tracking,
-/// planes, light, export when asked) and of tracking alone, map points, anchors and the resident
-/// memory at the window's end, with the world map's keyframes (which grow with the area explored).
-/// A bounded session shows a flat curve.
+/// planes, light, export when asked) and of its stages (``SessionStageTimes``: tracking with
+/// decoding, the world map's work on the session thread, planes, light, the rest with the
+/// export), map points, anchors and the resident memory at the window's end, with the world map's
+/// keyframes (which grow with the area explored). A bounded session shows a flat curve.
 struct BenchARSessionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ar-session",
@@ -53,14 +54,14 @@ struct BenchARSessionCommand: ParsableCommand {
         session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: true))
         var exporter = try export.map { try FrameExporter(url: URL(fileURLWithPath: $0)) }
         print("AR session over \(root.path) (\(stereo ? "stereo" : "mono") tracking, planes, light\(export == nil ? "" : ", export")):")
-        print("window_s        frames  cpu_ms/frame  tracking_ms  other_ms  map_points  anchors  keyframes  rss_MB")
+        print("window_s        frames  cpu_ms/frame  tracking_ms  mapping_ms  planes_ms  light_ms  other_ms  map_points  anchors  keyframes  rss_MB")
         var current = Window(start: 0)
         var firstTime: Double?
         while true {
-            let before = Self.threadCPUMilliseconds()
+            let before = ThreadClock.milliseconds()
             guard let frame = try session.nextFrame() else { break }
             try exporter?.write(frame)
-            let cost = Self.threadCPUMilliseconds() - before
+            let cost = ThreadClock.milliseconds() - before
             let t = frame.timestamp - (firstTime ?? frame.timestamp)
             if firstTime == nil { firstTime = frame.timestamp }
             // A last frame exactly at --duration stays in the last full window.
@@ -68,7 +69,7 @@ struct BenchARSessionCommand: ParsableCommand {
                 print(current.line(window: window, session: session))
                 current = Window(start: current.start + window)
             }
-            current.add(cpu: cost, tracking: session.lastTrackingResult.map { $0.timings.frontEnd + $0.timings.backEnd } ?? 0)
+            current.add(cpu: cost, stages: session.lastStageTimes)
         }
         if current.frames > 0 { print(current.line(window: window, session: session)) }
         try exporter?.close()
@@ -93,19 +94,26 @@ struct BenchARSessionCommand: ParsableCommand {
         var start: Double
         var frames = 0
         var cpu = 0.0
-        var tracking = 0.0
+        var stages = SessionStageTimes()
 
-        mutating func add(cpu c: Double, tracking k: Double) {
+        mutating func add(cpu c: Double, stages s: SessionStageTimes) {
             frames += 1
             cpu += c
-            tracking += k
+            stages.tracking += s.tracking
+            stages.mapping += s.mapping
+            stages.planes += s.planes
+            stages.light += s.light
         }
 
         func line(window: Double, session: Session) -> String {
             let n = Double(max(frames, 1))
             let range = String(format: "%5.0f–%-5.0f", start, start + window)
-            return range + String(format: "    %6d  %12.2f  %11.2f  %8.2f  %10d  %7d  %9d  %6.0f", frames, cpu / n, tracking / n,
-                                  (cpu - tracking) / n, session.mapPointCount, session.anchors.count,
+            // The rest of the step (undistortion, feature points, the frame, the export) is what
+            // the four measured stages leave of the whole.
+            let rest = cpu - stages.tracking - stages.mapping - stages.planes - stages.light
+            return range + String(format: "    %6d  %12.2f  %11.2f  %10.2f  %9.2f  %8.2f  %8.2f  %10d  %7d  %9d  %6.0f", frames, cpu / n,
+                                  stages.tracking / n, stages.mapping / n, stages.planes / n, stages.light / n, rest / n,
+                                  session.mapPointCount, session.anchors.count,
                                   session.worldMapper?.database.keyframes.count ?? 0,
                                   BenchARSessionCommand.residentMegabytes())
         }
@@ -117,12 +125,5 @@ struct BenchARSessionCommand: ParsableCommand {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
         return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
-    }
-
-    /// CPU time of this thread (ms): per-frame cost independent of how busy the machine is.
-    static func threadCPUMilliseconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) * 1e-6
     }
 }

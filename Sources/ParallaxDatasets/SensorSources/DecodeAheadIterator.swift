@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Reads and decodes a source ahead of its consumer: a producer thread pulls events from the
 /// wrapped iterator, decodes each frame's images to 8-bit grey (``CameraFrame/decodedToGray8()``)
@@ -87,10 +84,10 @@ private final class Producer: @unchecked Sendable {
                 if let event = try base.next() {
                     var decoded = event
                     if case .frame(var f) = event {
-                        let start = threadCPUMilliseconds()
+                        let start = ThreadClock.milliseconds()
                         if cameras.contains(0), let c = f.cam0 { f.cam0 = try c.decodedToGray8() }
                         if cameras.contains(1), let c = f.cam1 { f.cam1 = try c.decodedToGray8() }
-                        item.decodeMilliseconds = threadCPUMilliseconds() - start
+                        item.decodeMilliseconds = ThreadClock.milliseconds() - start
                         decoded = .frame(f)
                     }
                     item.payload = .event(decoded)
@@ -168,13 +165,6 @@ private final class HandoffQueue: @unchecked Sendable {
     }
 
     private var count: Int { items.count - head }
-}
-
-/// CPU time of the calling thread in milliseconds (decoding cost apart from waiting).
-private func threadCPUMilliseconds() -> Double {
-    var t = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-    return Double(t.tv_sec) * 1e3 + Double(t.tv_nsec) * 1e-6
 }
 
 extension SensorSource {

@@ -1,4 +1,5 @@
 import Foundation
+import ParallaxDatasets
 import ParallaxImaging
 import ParallaxMath
 import ParallaxTracking
@@ -203,7 +204,7 @@ public final class WorldMapper {
     /// ``TrackingResult/positionSigma``).
     public func process(timestamp: Double, trackingState: TrackingState, T_odom_camera: RigidTransform?,
                         featurePoints: [TrackedFeaturePoint], image: GrayImage, positionSigma: Double? = nil) -> MappingOutput {
-        let start = threadMilliseconds()
+        let start = ThreadClock.milliseconds()
         frameCounter += 1
         lastTimestamp = timestamp
         var relocalized = false, added = false
@@ -258,7 +259,7 @@ public final class WorldMapper {
         }
         let refining = refineUntil.map { timestamp < $0 } ?? false
         if (!aligned || refining), !database.keyframes.isEmpty, frameCounter % configuration.relocalizationStride == 0 {
-            let t0 = threadMilliseconds()
+            let t0 = ThreadClock.milliseconds()
             if let found = relocate(image, T_odom_camera: T_oc), admitsPlacement(found, T_odom_camera: T_oc, positionSigma: positionSigma),
                let r = confirmedPlacement(found, image: image) {
                 if !aligned {
@@ -279,7 +280,7 @@ public final class WorldMapper {
                 relocalized = true
                 relocalizationCount += 1
             }
-            relocalizationMilliseconds.append(threadMilliseconds() - t0)
+            relocalizationMilliseconds.append(ThreadClock.milliseconds() - t0)
             attempt = relocalizer.lastAttempt
         }
         let T_wc = T_world_odom * T_oc
@@ -288,11 +289,11 @@ public final class WorldMapper {
             let covered = database.covering(T_wc, distance: configuration.keyframeDistance, angle: configuration.keyframeAngle)
             status = covered != nil ? .mapped : .extending
             if covered == nil, !refining, timestamp - lastKeyframeTime >= configuration.keyframeInterval {
-                let t0 = threadMilliseconds()
+                let t0 = ThreadClock.milliseconds()
                 added = addKeyframe(timestamp: timestamp, T_odom_camera: T_oc, featurePoints: featurePoints, image: image)
                 if added {
                     lastKeyframeTime = timestamp
-                    keyframeMilliseconds.append(threadMilliseconds() - t0)
+                    keyframeMilliseconds.append(ThreadClock.milliseconds() - t0)
                     status = .extending
                 }
             }
@@ -379,7 +380,7 @@ public final class WorldMapper {
 
     private func output(_ status: WorldMappingStatus, start: Double, relocalized: Bool, added: Bool) -> MappingOutput {
         MappingOutput(T_world_odom: T_world_odom, isAligned: aligned, status: status, relocalized: relocalized,
-                      milliseconds: threadMilliseconds() - start, addedKeyframe: added)
+                      milliseconds: ThreadClock.milliseconds() - start, addedKeyframe: added)
     }
 
     private func addKeyframe(timestamp: Double, T_odom_camera T_oc: RigidTransform, featurePoints: [TrackedFeaturePoint],
@@ -439,11 +440,4 @@ public final class WorldMapper {
         let yaw = atan2(x.y, x.x)
         return RigidTransform(rotationMatrix: GravityAlignedPnP.rz(yaw), translation: T.translation)
     }
-}
-
-/// CPU time of the calling thread in milliseconds.
-func threadMilliseconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) * 1e-6
 }

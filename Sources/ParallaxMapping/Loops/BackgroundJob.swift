@@ -1,4 +1,5 @@
 import Dispatch
+import ParallaxDatasets
 
 /// Mapping work run off the tracking thread whose result the tracking thread collects at a fixed
 /// data time (``dueAt``), not whenever the work happens to finish: a replay then gives the same
@@ -18,9 +19,9 @@ final class BackgroundJob<Value>: @unchecked Sendable {
         self.dueAt = dueAt
         let box = UncheckedBox(work)
         mappingQueue.async { [self] in
-            let t0 = threadMilliseconds()
+            let t0 = ThreadClock.milliseconds()
             value = box.value()
-            cpuMilliseconds = threadMilliseconds() - t0
+            cpuMilliseconds = ThreadClock.milliseconds() - t0
             finished.signal()
         }
     }

@@ -111,7 +111,7 @@ struct EstimatorCore {
         memory.lastIMUTime = frameTime
 
         // Front-end with a gyro-predicted rotation.
-        let t0 = threadCPUMilliseconds()
+        let t0 = ThreadClock.milliseconds()
         var frame: FeatureFrame?
         let predicted = predictedCameraRotation(from: previousFrameTime, to: frameTime)
         // The front-end's epipolar test sees uncorrected rows: a rolling shutter moves the top and
@@ -130,7 +130,7 @@ struct EstimatorCore {
         if let rollingShutter, let f = frame {
             frame = rollingShutter.apply(f, angularVelocity: (gyroNow ?? .zero) - (state?.biasGyro ?? .zero))
         }
-        let t1 = threadCPUMilliseconds()
+        let t1 = ThreadClock.milliseconds()
         let featureCount = frame?.features.count ?? 0
 
         // Back-end.
@@ -187,7 +187,7 @@ struct EstimatorCore {
             memory.previousFeatures = frame.features
         }
         let points = state != nil ? featurePoints(frame) : []
-        let t3 = threadCPUMilliseconds()
+        let t3 = ThreadClock.milliseconds()
         let result = makeResult(timestamp: timestamp, timestampNs: timestampNs, frame: frame, featureCount: featureCount,
                                 points: points,
                                 timings: TrackingTimings(frontEnd: t1 - t0, backEnd: t3 - t1))

@@ -67,10 +67,10 @@ public final class VisualInertialOdometry {
     /// Decodes a dataset frame's images and processes them.
     /// - Throws: image decoding errors (naming the file) or ``TrackingError/imageSize(camera:expected:got:)``.
     public func process(frame: FrameEvent) throws -> TrackingResult {
-        let start = threadCPUMilliseconds()
+        let start = ThreadClock.milliseconds()
         let left = try frame.loadGray8(0)
         let right = core.isStereo ? try frame.loadGray8(1) : nil
-        let decode = threadCPUMilliseconds() - start
+        let decode = ThreadClock.milliseconds() - start
         var result = try process(timestamp: frame.timestamp, timestampNs: frame.timestampNs, image0: left, image1: right)
         result.timings.decode = decode
         return result
@@ -91,12 +91,4 @@ public final class VisualInertialOdometry {
 
     /// Forgets everything (state, window, features); the next frames initialise again.
     public func reset() { core.reset() }
-}
-
-/// CPU time of the calling thread in milliseconds (`CLOCK_THREAD_CPUTIME_ID`): per-frame costs
-/// that do not depend on how busy the machine is (the estimator is single-threaded).
-func threadCPUMilliseconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) * 1e3 + Double(ts.tv_nsec) * 1e-6
 }
