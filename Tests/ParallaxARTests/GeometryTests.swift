@@ -35,4 +35,43 @@ import Testing
         let c = PointClusters.components(pts, radius: 0.3)
         #expect(c == [[0, 1, 2], [3, 4]])
     }
+
+    /// The grid clustering against the definition: a flood fill over all pairs within the radius.
+    /// Clumps and scattered points with chains that just pass or just fail to link, points on
+    /// cell edges and negative coordinates.
+    @Test func clustersMatchAFloodFillOverAllPairs() {
+        var state: UInt64 = 0x5EED
+        func uniform() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for (trial, radius) in [0.8, 0.3, 0.05, 1.7].enumerated() {
+            var pts: [Vector2] = []
+            for _ in 0..<6 {  // clumps
+                let c = Vector2(uniform() * 8 - 4, uniform() * 8 - 4)
+                for _ in 0..<40 { pts.append(c + Vector2(uniform() - 0.5, uniform() - 0.5) * radius * 3) }
+            }
+            for _ in 0..<120 { pts.append(Vector2(uniform() * 10 - 5, uniform() * 10 - 5)) }
+            // A chain at exactly the radius (linked) and one just beyond it (not linked).
+            for k in 0..<5 { pts.append(Vector2(20 + Double(k) * radius, -3)) }
+            for k in 0..<3 { pts.append(Vector2(30 + Double(k) * radius * 1.0001, 7)) }
+            var label = [Int](repeating: -1, count: pts.count)
+            var expected: [[Int]] = []
+            for s in pts.indices where label[s] < 0 {
+                var component = [s], k = 0
+                label[s] = trial
+                while k < component.count {
+                    let i = component[k]
+                    k += 1
+                    for j in pts.indices where label[j] < 0 && ((pts[j] - pts[i]) * (pts[j] - pts[i])).sum() <= radius * radius {
+                        label[j] = trial
+                        component.append(j)
+                    }
+                }
+                expected.append(component.sorted())
+            }
+            expected.sort { $0.count != $1.count ? $0.count > $1.count : $0[0] < $1[0] }
+            #expect(PointClusters.components(pts, radius: radius) == expected, "radius \(radius)")
+        }
+    }
 }

@@ -52,6 +52,27 @@ import Testing
         #expect(abs(wall.offset + 2) < 0.005)
     }
 
+    /// New planes grow from the free points seen within the detection window: with the camera on
+    /// the floor, the table's points (in the map, never seen lately) found nothing; once the
+    /// camera turns to them they found the table. Without sight lines every free point counts.
+    @Test func newPlanesGrowFromPointsSeenLately() throws {
+        var noise = Noise(state: 3)
+        let points = Array(PlaneTrackerTests.map(Self.room(&noise)).prefix(90))  // floor 0..<60, table 60..<90
+        let floorIDs = Set(points.prefix(60).map(\.id)), tableIDs = Set(points.suffix(30).map(\.id))
+        var tracker = PlaneTracker(detection: [.horizontal])
+        tracker.detectionWindow = 5
+        for step in 0..<8 {
+            _ = tracker.update(points: points, visible: floorIDs, cameraPosition: Vector3(0, 0, 1.6), timestamp: Double(step) * 0.1)
+        }
+        #expect(tracker.planes.values.map(\.classification) == [.floor])
+        _ = tracker.update(points: points, visible: tableIDs, cameraPosition: Vector3(0, 0, 1.6), timestamp: 0.8)
+        #expect(Set(tracker.planes.values.map(\.classification)) == [.floor, .table])
+
+        var blind = PlaneTracker(detection: [.horizontal])
+        _ = blind.update(points: points, cameraPosition: Vector3(0, 0, 1.6), timestamp: 0)
+        #expect(Set(blind.planes.values.map(\.classification)) == [.floor, .table])
+    }
+
     @Test func growsAndMergesPatchesOfOnePlane() throws {
         var noise = Noise(state: 2)
         var tracker = PlaneTracker(detection: [.horizontal])

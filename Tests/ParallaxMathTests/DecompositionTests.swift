@@ -48,6 +48,51 @@ import Testing
         #expect(e.values[0] > 0)
     }
 
+    /// The closed-form 3 × 3 eigenvalues and eigenvectors against the Jacobi ``SymmetricEigen``:
+    /// random symmetric matrices (indefinite included), thin scatter matrices like the plane
+    /// detector's, and the degenerate cases (a multiple of the identity, a repeated eigenvalue).
+    @Test func matrix3ClosedFormEigenMatchesJacobi() throws {
+        var rng = SeededGenerator(seed: 67)
+        var cases: [Matrix3] = []
+        for _ in 0..<200 {
+            let b = Matrix3(columns: rng.vector3(), rng.vector3(), rng.vector3())
+            cases.append((b + b.transpose) * 0.5)
+        }
+        for _ in 0..<200 {  // a 2 m × 1 m layer 1 cm thick, turned at random
+            let R = Quaternion(rotationVector: rng.rotationVector()).rotationMatrix
+            var scatter = Matrix3(diagonal: .zero)
+            for _ in 0..<30 {
+                let d = R * Vector3(rng.uniform(-1, 1), rng.uniform(-0.5, 0.5), rng.uniform(-0.01, 0.01))
+                scatter = scatter + Matrix3.outer(d, d)
+            }
+            cases.append(scatter)
+        }
+        for a in cases {
+            let values = a.symmetricEigenvalues
+            let reference = try SymmetricEigen(Matrix(a))
+            let size = max(abs(reference.values[0]), abs(reference.values[2]))
+            #expect(maxDiff(values, Vector3(reference.values[2], reference.values[1], reference.values[0])) < 1e-12 * size)
+            for (k, lambda) in [values.x, values.z].enumerated() {
+                let v = try #require(a.symmetricEigenvector(for: lambda))
+                #expect(abs(v.norm - 1) < 1e-12)
+                // Accurate where the eigenvalue stands apart from the others.
+                let gap = k == 0 ? values.x - values.y : values.y - values.z
+                #expect(maxDiff(a * v, v * lambda) < 1e-10 * size * max(1, size / gap))
+            }
+        }
+        let scaled = Matrix3(diagonal: Vector3(2, 2, 2))
+        #expect(scaled.symmetricEigenvalues == Vector3(2, 2, 2))
+        #expect(scaled.symmetricEigenvector(for: 2) == nil)
+        let repeated = Matrix3(rowMajor: [3, 0, 0, 0, 3, 0, 0, 0, 1])
+        // A double root is where the closed form is weakest: acos near −1 turns a rounding error
+        // of ε into √ε (documented on `symmetricEigenvalues`).
+        #expect(maxDiff(repeated.symmetricEigenvalues, Vector3(3, 3, 1)) < 3 * Double.ulpOfOne.squareRoot())
+        #expect(repeated.symmetricEigenvector(for: 3) == nil)
+        let axis = try #require(repeated.symmetricEigenvector(for: 1))
+        #expect(abs(abs(axis.z) - 1) < 1e-14)
+        #expect(Matrix3(diagonal: Vector3(.nan, 1, 1)).symmetricEigenvalues.x.isNaN)
+    }
+
     static func checkSVD(_ a: Matrix, _ svd: SVD, tol: Double) {
         let k = min(a.rows, a.cols)
         #expect(svd.u.rows == a.rows && svd.u.cols == k && svd.v.rows == a.cols && svd.v.cols == k && svd.s.count == k)

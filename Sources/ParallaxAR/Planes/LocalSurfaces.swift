@@ -59,15 +59,16 @@ enum LocalSurfaces {
         return result
     }
 
-    /// The orientation of the thin layer `points` form, if they form one.
-    static func verdict(_ points: [Vector3]) -> LocalSurface {
-        let mean = points.reduce(Vector3.zero, +) / Double(points.count)
-        var covariance = Matrix3(diagonal: .zero)
-        for p in points { covariance = covariance + Matrix3.outer(p - mean, p - mean) }
-        let (_, s, v) = covariance.svd()
-        // Singular values of a covariance are variances: compare standard deviations.
-        guard s.y > 0, (abs(s.z) / s.y).squareRoot() < maximumThinness else { return .unknown }
-        let up = abs(v.column(2).z)
+    /// The orientation of the thin layer whose scatter matrix (the sum of the outer products of
+    /// its points' offsets from their mean) is `scatter`, if they form one: the least spread
+    /// (closed-form eigenvalues, ``ParallaxMath/Matrix3/symmetricEigenvalues``) is small beside the
+    /// middle one, and its direction is the layer's normal.
+    static func verdict(scatter: Matrix3) -> LocalSurface {
+        let spread = scatter.symmetricEigenvalues
+        // Eigenvalues of a scatter matrix are variances (times n): compare standard deviations.
+        guard spread.y > 0, (abs(spread.z) / spread.y).squareRoot() < maximumThinness,
+              let normal = scatter.symmetricEigenvector(for: spread.z) else { return .unknown }
+        let up = abs(normal.z)
         if up > horizontalCosine { return .horizontal }
         if up < verticalCosine { return .vertical }
         return .unknown
@@ -88,29 +89,50 @@ struct NeighbourGrid {
         return SIMD3(Int((p.x / r).rounded(.down)), Int((p.y / r).rounded(.down)), Int((p.z / r).rounded(.down)))
     }
 
-    /// Indices of the points in the cells around `cell` (itself included), cell by cell.
-    func around(_ cell: SIMD3<Int>) -> [Int] {
-        var out: [Int] = []
+    /// Calls `body` with the index of each point in the cells around `cell` (itself included),
+    /// cell by cell, in a fixed order.
+    @inline(__always)
+    func forEachIndex(around cell: SIMD3<Int>, _ body: (Int) -> Void) {
         for dx in -1...1 {
             for dy in -1...1 {
-                for dz in -1...1 { out += cells[cell &+ SIMD3(dx, dy, dz)] ?? [] }
+                for dz in -1...1 {
+                    guard let members = cells[cell &+ SIMD3(dx, dy, dz)] else { continue }
+                    for i in members { body(i) }
+                }
             }
         }
-        return out
     }
 
-    /// ``LocalSurfaces/verdict(_:)`` of `points[i]` from its neighbours within the radius.
+    /// ``LocalSurfaces/verdict(scatter:)`` of `points[i]` from its neighbours within the radius,
+    /// in one pass over the cells without gathering them (this runs for thousands of points per
+    /// plane update): the scatter is `Σ d dᵀ − n m mᵀ` over the offsets `d = q − p` from the point
+    /// itself, whose mean is `m`. Offsets are at most the radius (0.3 m), so the subtraction
+    /// loses nothing that matters beside the centimetre-thick layers it tells apart.
     func verdict(of i: Int, in points: [Vector3]) -> LocalSurface {
         let p = points[i], r2 = LocalSurfaces.radius * LocalSurfaces.radius
-        let neighbours = around(Self.cell(p)).lazy.map { points[$0] }.filter { ($0 - p).squaredNorm <= r2 }
-        let list = Array(neighbours)
-        return list.count >= LocalSurfaces.minimumNeighbours ? LocalSurfaces.verdict(list) : .sparse
+        var count = 0
+        var sum = Vector3.zero
+        var xx = 0.0, xy = 0.0, xz = 0.0, yy = 0.0, yz = 0.0, zz = 0.0
+        forEachIndex(around: Self.cell(p)) { j in
+            let d = points[j] - p
+            guard d.squaredNorm <= r2 else { return }
+            count += 1
+            sum = sum + d
+            xx += d.x * d.x; xy += d.x * d.y; xz += d.x * d.z
+            yy += d.y * d.y; yz += d.y * d.z; zz += d.z * d.z
+        }
+        guard count >= LocalSurfaces.minimumNeighbours else { return .sparse }
+        let m = sum / Double(count), n = Double(count)
+        let scatter = Matrix3(rows: Vector3(xx - n * m.x * m.x, xy - n * m.x * m.y, xz - n * m.x * m.z),
+                              Vector3(xy - n * m.x * m.y, yy - n * m.y * m.y, yz - n * m.y * m.z),
+                              Vector3(xz - n * m.x * m.z, yz - n * m.y * m.z, zz - n * m.z * m.z))
+        return LocalSurfaces.verdict(scatter: scatter)
     }
 }
 
 /// Local-surface verdicts kept from one update to the next: a verdict depends only on the points
-/// within ``LocalSurfaces/radius``, so it stays valid while no point in the 3 × 3 × 3 cells around
-/// its point arrived, moved or left. Only the part of the map the camera sees changes per frame,
+/// within ``LocalSurfaces/radius``, so it stays valid while no point within that radius of its
+/// point arrived, moved or left. Only the part of the map the camera sees changes per frame,
 /// so most free points keep their verdict, and plane detection's cost stops growing with the
 /// number of unassigned points. With ``moveTolerance`` 0 the answers are exactly those of
 /// ``LocalSurfaces/classify(_:indices:)``.
@@ -151,9 +173,12 @@ struct LocalSurfaceCache {
         return result
     }
 
-    /// Drops the verdicts of every point near a point that arrived, moved or left since the last call.
+    /// Drops the verdicts of every point near a point that arrived, moved or left since the last
+    /// call: within the radius of its old or new position. A verdict depends on nothing further
+    /// away (up to the moves under ``moveTolerance`` it ignores anyway); clearing whole cells
+    /// around each change (27 cubes of 0.3 m, six times the ball's volume) renewed far more.
     private mutating func invalidate(_ points: [Vector3], ids: [UInt64]) {
-        var dirty = Set<SIMD3<Int>>()
+        var changed: [Vector3] = []
         var present = [UInt64: Vector3]()
         present.reserveCapacity(points.count)
         let tolerance2 = moveTolerance * moveTolerance
@@ -161,27 +186,21 @@ struct LocalSurfaceCache {
             if let old = positions[ids[i]] {
                 // Unmoved, or within the tolerance: keep the reference position, so small moves add up.
                 if old == p || (old - p).squaredNorm < tolerance2 { present[ids[i]] = old; continue }
-                dirty.insert(NeighbourGrid.cell(old))
+                changed.append(old)
             }
             present[ids[i]] = p
-            dirty.insert(NeighbourGrid.cell(p))
+            changed.append(p)
         }
         for (id, old) in positions where present[id] == nil {
-            dirty.insert(NeighbourGrid.cell(old))
+            changed.append(old)
             verdicts[id] = nil
         }
         positions = present
-        // Neighbouring dirty cells share most of their surroundings: clear each cell once.
-        var affected = Set<SIMD3<Int>>()
-        for cell in dirty {
-            for dx in -1...1 {
-                for dy in -1...1 {
-                    for dz in -1...1 { affected.insert(cell &+ SIMD3(dx, dy, dz)) }
-                }
+        let r2 = LocalSurfaces.radius * LocalSurfaces.radius
+        for x in changed {
+            grid.forEachIndex(around: NeighbourGrid.cell(x)) { i in
+                if (points[i] - x).squaredNorm <= r2 { verdicts[ids[i]] = nil }
             }
-        }
-        for cell in affected {
-            for i in grid.cells[cell] ?? [] { verdicts[ids[i]] = nil }
         }
     }
 }

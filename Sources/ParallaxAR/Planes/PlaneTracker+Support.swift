@@ -38,6 +38,20 @@ struct DetectionGate {
 }
 
 extension PlaneTracker {
+    /// Records the points seen in this update for ``isRecent(_:)``; forgets those not seen within
+    /// the ``detectionWindow`` now and then, so the record stays the size of the recent view.
+    mutating func noteSightings(_ visible: Set<UInt64>?) {
+        guard let visible else { return }
+        for id in visible { lastSeen[id] = updateCount }
+        if updateCount % 50 == 0 { lastSeen = lastSeen.filter { isRecent($0.key) } }
+    }
+
+    /// Whether point `id` was seen within the last ``detectionWindow`` updates.
+    func isRecent(_ id: UInt64) -> Bool {
+        guard let seen = lastSeen[id] else { return false }
+        return updateCount - seen < detectionWindow
+    }
+
     /// Moves the positions of each plane's former inliers that left the map (`present` holds the
     /// ids still there) into the plane's retired hull, so its boundary keeps covering them.
     mutating func retireEvicted(present: Set<UInt64>) {

@@ -96,6 +96,14 @@ struct PlaneTracker {
     var seeThroughInset = 0.1
     /// Distinct points seen through a plane before it can be removed as a phantom.
     var minimumSightings = 15
+    /// Updates within which a free point must have been seen (in `visible`) to seed a new plane:
+    /// 100, ten seconds at the session's 10 Hz. Planes are found where the camera looks, as
+    /// ARKit's are; a point no plane took while it was in view will not found one later, and
+    /// searching every free point of a full map cost as much as all the rest of an update. Older
+    /// points still join the planes that reach them.
+    var detectionWindow = 300
+    /// Update at which each point was last in `visible` (pruned to the ``detectionWindow``).
+    var lastSeen: [UInt64: Int] = [:]
 
     init(detection: PlaneDetection) { self.detection = detection }
 
@@ -125,6 +133,7 @@ struct PlaneTracker {
         retireEvicted(present: Set(pointIDs))
         cameraHeightSum += cameraPosition.z
         updateCount += 1
+        noteSightings(visible)
         // Nothing in a room lies below its floor: such points are mistriangulated and would tie
         // the floor's edge to a wall, or found a wall that reaches under the floor.
         let lowest = (floorLevel ?? -.infinity) - belowFloorTolerance
@@ -205,14 +214,16 @@ struct PlaneTracker {
             seenThroughRemoved = removeSeenThroughPlanes()
             for i in points.indices where refutedIDs.contains(pointIDs[i]) { free[i] = false }
         }
-        if detectionGate.shouldDetect(free: (0..<points.count).filter { free[$0] }.map { pointIDs[$0] }) {
+        // New planes grow from the free points seen lately (all free points when no sight lines are given).
+        var seeds = visible == nil ? free : zip(free, pointIDs).map { $0 && isRecent($1) }
+        if detectionGate.shouldDetect(free: (0..<points.count).filter { seeds[$0] }.map { pointIDs[$0] }) {
             let planesBefore = planes.count
-            let surfaces = surfaceCache.classify(points, ids: pointIDs, indices: (0..<points.count).filter { free[$0] }, update: updateCount)
+            let surfaces = surfaceCache.classify(points, ids: pointIDs, indices: (0..<points.count).filter { seeds[$0] }, update: updateCount)
             if detection.contains(.horizontal) {
-                detectHorizontal(points, free: &free, surfaces: surfaces, camera: cameraPosition, time: timestamp)
+                detectHorizontal(points, free: &seeds, surfaces: surfaces, camera: cameraPosition, time: timestamp)
             }
             if detection.contains(.vertical) {
-                detectVertical(points, free: &free, surfaces: surfaces, camera: cameraPosition, time: timestamp)
+                detectVertical(points, free: &seeds, surfaces: surfaces, camera: cameraPosition, time: timestamp)
             }
             if planes.count > planesBefore { detectionGate.reset() }
         }
@@ -277,11 +288,14 @@ struct PlaneTracker {
     private mutating func detectHorizontal(_ points: [Vector3], free: inout [Bool], surfaces: [LocalSurface],
                                            camera: Vector3, time: Double) {
         var excluded = Set<Int>()
+        // Sorted by height once: each pass's pool is a subset, filtered in that order.
+        let byHeight = (0..<points.count).filter { free[$0] && surfaces[$0] != .vertical }
+            .sorted { points[$0].z != points[$1].z ? points[$0].z < points[$1].z : $0 < $1 }
         for _ in 0..<8 {
             // Points on a local vertical layer (a wall's) may not seed a horizontal slab.
             let pool = (0..<points.count).filter { free[$0] && !excluded.contains($0) && surfaces[$0] != .vertical }
             guard pool.count >= minimumPoints else { return }
-            let sorted = pool.sorted { points[$0].z != points[$1].z ? points[$0].z < points[$1].z : $0 < $1 }
+            let sorted = byHeight.filter { free[$0] && !excluded.contains($0) }
             var best = (count: 0, start: 0, end: 0)
             var j = 0
             for i in 0..<sorted.count {
@@ -347,6 +361,10 @@ struct PlaneTracker {
             // Score on at most ~1500 points (a fixed stride) to bound the cost.
             let stride = max(1, pool.count / 1500)
             let sample = Swift.stride(from: 0, to: pool.count, by: stride).map { pool[$0] }
+            // The sample's horizontal coordinates packed four at a time: the score below is the
+            // detector's innermost loop (200 hypotheses × up to 1500 points). A vertical normal has
+            // no z, so x and y decide the distance.
+            let (xs, ys) = Self.packed(sample.map { Vector2(points[$0].x, points[$0].y) })
             var best: (count: Int, normal: Vector3, offset: Double)?
             for _ in 0..<ransacIterations {
                 let a = points[pool[nextRandom(pool.count)]], b = points[pool[nextRandom(pool.count)]]
@@ -355,8 +373,7 @@ struct PlaneTracker {
                 guard length > 0.1, length < 4 else { continue }
                 let n = Vector3(-d.y / length, d.x / length, 0)
                 let offset = n.dot(a)
-                var count = 0
-                for i in sample where abs(points[i].dot(n) - offset) < distanceThreshold { count += 1 }
+                let count = Self.countWithin(distanceThreshold, ofLine: n.x, n.y, offset, xs: xs, ys: ys)
                 if count > best?.count ?? 0 { best = (count, n, offset) }
             }
             guard let best, best.count * stride >= minimumVerticalPoints else { return }
@@ -391,6 +408,36 @@ struct PlaneTracker {
             planes[plane.id] = plane
             for i in members { free[i] = false }
         }
+    }
+
+    /// The x and y coordinates of `points` in groups of four, the last group padded with NaN
+    /// (which is within no distance of any line).
+    static func packed(_ points: [Vector2]) -> (xs: [SIMD4<Double>], ys: [SIMD4<Double>]) {
+        var xs: [SIMD4<Double>] = [], ys: [SIMD4<Double>] = []
+        xs.reserveCapacity((points.count + 3) / 4)
+        ys.reserveCapacity((points.count + 3) / 4)
+        for start in Swift.stride(from: 0, to: points.count, by: 4) {
+            var x = SIMD4<Double>(repeating: .nan), y = x
+            for k in 0..<min(4, points.count - start) {
+                x[k] = points[start + k].x
+                y[k] = points[start + k].y
+            }
+            xs.append(x)
+            ys.append(y)
+        }
+        return (xs, ys)
+    }
+
+    /// Points of ``packed(_:)`` closer than `threshold` to the line `nx·x + ny·y = offset`,
+    /// counted four lanes at a time.
+    static func countWithin(_ threshold: Double, ofLine nx: Double, _ ny: Double, _ offset: Double,
+                            xs: [SIMD4<Double>], ys: [SIMD4<Double>]) -> Int {
+        var hits = SIMD4<Double>.zero
+        for k in 0..<min(xs.count, ys.count) {
+            let d = xs[k] * nx + ys[k] * ny - offset
+            hits = hits.replacing(with: hits + 1, where: (d .< threshold) .& (d .> -threshold))
+        }
+        return Int(hits.sum())
     }
 
     // MARK: Merging and classification
