@@ -50,6 +50,8 @@ public struct PlaneShadingAccumulator: Sendable {
             let plane: ShadingPlane; let origin: Vector3; let u: Vector3; let v: Vector3; let poly: [Vector2]
             /// The polygon's bounding box: a hit outside it is outside the polygon.
             let low: Vector2, high: Vector2
+            /// For a convex polygon, its edges as inward half-planes (see ``ConvexInterior``).
+            let convex: ConvexInterior?
         }
         let prepared: [Prepared] = planes.compactMap { p in
             guard p.polygon.count >= 3 else { return nil }
@@ -60,7 +62,7 @@ public struct PlaneShadingAccumulator: Sendable {
             let poly = p.polygon.map { Vector2(($0 - o).dot(u), ($0 - o).dot(v)) }
             let low = poly.reduce(Vector2(repeating: .infinity)) { pointwiseMin($0, $1) }
             let high = poly.reduce(Vector2(repeating: -.infinity)) { pointwiseMax($0, $1) }
-            return Prepared(plane: p, origin: o, u: u, v: v, poly: poly, low: low, high: high)
+            return Prepared(plane: p, origin: o, u: u, v: v, poly: poly, low: low, high: high, convex: ConvexInterior(poly))
         }
         guard !prepared.isEmpty else { return }
         let R = T_world_camera.rotation.rotationMatrix, c = T_world_camera.translation
@@ -81,7 +83,8 @@ public struct PlaneShadingAccumulator: Sendable {
                     let q = c + d * t - p.origin
                     let q2 = Vector2(q.dot(p.u), q.dot(p.v))
                     guard q2.x >= p.low.x, q2.x <= p.high.x, q2.y >= p.low.y, q2.y <= p.high.y,
-                          Self.inside(q2, p.poly, margin: edgeMargin) else { continue }
+                          p.convex?.contains(q2, margin: edgeMargin) ?? Self.inside(q2, p.poly, margin: edgeMargin)
+                    else { continue }
                     bestT = t; bestIndex = k
                 }
                 guard bestIndex >= 0 else { continue }
@@ -142,6 +145,45 @@ public struct PlaneShadingAccumulator: Sendable {
             if (q * q).sum() < margin * margin { return false }
             j = i
         }
+        return true
+    }
+}
+
+/// The interior of a convex polygon as the intersection of its edges' inward half-planes: a point
+/// lies at least `margin` inside when its signed distance to every edge's line is at least
+/// `margin`. For a point inside a convex polygon the nearest edge's closest point lies on that
+/// edge, so this is ``PlaneShadingAccumulator/inside(_:_:margin:)`` (even–odd test plus distances
+/// to the edge segments) with one pass and no divisions. Plane anchors' boundaries are convex hulls,
+/// and the test runs for every sampled pixel on every plane in view.
+struct ConvexInterior {
+    private var normals: [Vector2] = []
+    private var offsets: [Double] = []
+
+    /// Nil unless `poly` is convex (consecutive edges never turn both ways) with a non-zero area.
+    init?(_ poly: [Vector2]) {
+        guard poly.count >= 3 else { return nil }
+        var area = 0.0, turnsLeft = false, turnsRight = false
+        for i in poly.indices {
+            let a = poly[i], b = poly[(i + 1) % poly.count], c = poly[(i + 2) % poly.count]
+            area += a.x * b.y - b.x * a.y
+            let turn = (b - a).x * (c - b).y - (b - a).y * (c - b).x
+            if turn > 0 { turnsLeft = true } else if turn < 0 { turnsRight = true }
+        }
+        guard !(turnsLeft && turnsRight), area != 0 else { return nil }
+        let orientation: Double = area > 0 ? 1 : -1  // counter-clockwise: the interior is on the left
+        for i in poly.indices {
+            let a = poly[i], e = poly[(i + 1) % poly.count] - a
+            let length = (e * e).sum().squareRoot()
+            guard length > 0 else { continue }
+            let n = Vector2(-e.y, e.x) * (orientation / length)
+            normals.append(n)
+            offsets.append((n * a).sum())
+        }
+    }
+
+    /// Whether `p` lies inside with at least `margin` to every edge.
+    func contains(_ p: Vector2, margin: Double) -> Bool {
+        for k in normals.indices where (normals[k] * p).sum() - offsets[k] < margin { return false }
         return true
     }
 }
