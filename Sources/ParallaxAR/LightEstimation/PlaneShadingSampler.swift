@@ -50,8 +50,9 @@ public struct PlaneShadingAccumulator: Sendable {
             let plane: ShadingPlane; let origin: Vector3; let u: Vector3; let v: Vector3; let poly: [Vector2]
             /// The polygon's bounding box: a hit outside it is outside the polygon.
             let low: Vector2, high: Vector2
-            /// For a convex polygon, its edges as inward half-planes (see ``ConvexInterior``).
-            let convex: ConvexInterior?
+            /// For a convex polygon, its orientation (+1 counter-clockwise, −1 clockwise): the
+            /// interior test is then ``ConvexPolygon/insideDepth(_:inConvex:orientation:)``.
+            let convexOrientation: Double?
         }
         let prepared: [Prepared] = planes.compactMap { p in
             guard p.polygon.count >= 3 else { return nil }
@@ -62,7 +63,8 @@ public struct PlaneShadingAccumulator: Sendable {
             let poly = p.polygon.map { Vector2(($0 - o).dot(u), ($0 - o).dot(v)) }
             let low = poly.reduce(Vector2(repeating: .infinity)) { pointwiseMin($0, $1) }
             let high = poly.reduce(Vector2(repeating: -.infinity)) { pointwiseMax($0, $1) }
-            return Prepared(plane: p, origin: o, u: u, v: v, poly: poly, low: low, high: high, convex: ConvexInterior(poly))
+            return Prepared(plane: p, origin: o, u: u, v: v, poly: poly, low: low, high: high,
+                            convexOrientation: ConvexPolygon.convexOrientation(poly))
         }
         guard !prepared.isEmpty else { return }
         let R = T_world_camera.rotation.rotationMatrix, c = T_world_camera.translation
@@ -83,7 +85,7 @@ public struct PlaneShadingAccumulator: Sendable {
                     let q = c + d * t - p.origin
                     let q2 = Vector2(q.dot(p.u), q.dot(p.v))
                     guard q2.x >= p.low.x, q2.x <= p.high.x, q2.y >= p.low.y, q2.y <= p.high.y,
-                          p.convex?.contains(q2, margin: edgeMargin) ?? Self.inside(q2, p.poly, margin: edgeMargin)
+                          Self.inside(q2, p.poly, margin: edgeMargin, convexOrientation: p.convexOrientation)
                     else { continue }
                     bestT = t; bestIndex = k
                 }
@@ -124,6 +126,16 @@ public struct PlaneShadingAccumulator: Sendable {
         }
     }
 
+    /// ``inside(_:_:margin:)``, for a convex polygon of known orientation by its inside depth
+    /// (``ConvexPolygon/insideDepth(_:inConvex:orientation:)``): inside a convex polygon the
+    /// nearest edge's closest point lies on that edge, so the depth at least `margin` is the same
+    /// test in one pass. Plane anchors' boundaries are convex hulls, and this runs for every
+    /// sampled pixel on every plane in view.
+    static func inside(_ p: Vector2, _ poly: [Vector2], margin: Double, convexOrientation: Double?) -> Bool {
+        guard let convexOrientation else { return inside(p, poly, margin: margin) }
+        return ConvexPolygon.insideDepth(p, inConvex: poly, orientation: convexOrientation) >= margin
+    }
+
     /// Even–odd point-in-polygon test, requiring `margin` distance from every edge. The edge
     /// distances are measured only for points inside (most sampled rays hit a plane outside its
     /// polygon, and the distances were most of the sampler's time).
@@ -145,45 +157,6 @@ public struct PlaneShadingAccumulator: Sendable {
             if (q * q).sum() < margin * margin { return false }
             j = i
         }
-        return true
-    }
-}
-
-/// The interior of a convex polygon as the intersection of its edges' inward half-planes: a point
-/// lies at least `margin` inside when its signed distance to every edge's line is at least
-/// `margin`. For a point inside a convex polygon the nearest edge's closest point lies on that
-/// edge, so this is ``PlaneShadingAccumulator/inside(_:_:margin:)`` (even–odd test plus distances
-/// to the edge segments) with one pass and no divisions. Plane anchors' boundaries are convex hulls,
-/// and the test runs for every sampled pixel on every plane in view.
-struct ConvexInterior {
-    private var normals: [Vector2] = []
-    private var offsets: [Double] = []
-
-    /// Nil unless `poly` is convex (consecutive edges never turn both ways) with a non-zero area.
-    init?(_ poly: [Vector2]) {
-        guard poly.count >= 3 else { return nil }
-        var area = 0.0, turnsLeft = false, turnsRight = false
-        for i in poly.indices {
-            let a = poly[i], b = poly[(i + 1) % poly.count], c = poly[(i + 2) % poly.count]
-            area += a.x * b.y - b.x * a.y
-            let turn = (b - a).x * (c - b).y - (b - a).y * (c - b).x
-            if turn > 0 { turnsLeft = true } else if turn < 0 { turnsRight = true }
-        }
-        guard !(turnsLeft && turnsRight), area != 0 else { return nil }
-        let orientation: Double = area > 0 ? 1 : -1  // counter-clockwise: the interior is on the left
-        for i in poly.indices {
-            let a = poly[i], e = poly[(i + 1) % poly.count] - a
-            let length = (e * e).sum().squareRoot()
-            guard length > 0 else { continue }
-            let n = Vector2(-e.y, e.x) * (orientation / length)
-            normals.append(n)
-            offsets.append((n * a).sum())
-        }
-    }
-
-    /// Whether `p` lies inside with at least `margin` to every edge.
-    func contains(_ p: Vector2, margin: Double) -> Bool {
-        for k in normals.indices where (normals[k] * p).sum() - offsets[k] < margin { return false }
         return true
     }
 }

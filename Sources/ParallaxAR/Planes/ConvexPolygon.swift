@@ -123,6 +123,22 @@ public enum ConvexPolygon {
         return inside ? 0 : best
     }
 
+    /// The orientation of `poly` (+1 counter-clockwise, −1 clockwise, the sign of
+    /// ``signedArea(_:)``) when it is convex (consecutive edges never turn both ways) with a
+    /// non-zero area; nil otherwise.
+    public static func convexOrientation(_ poly: [Vector2]) -> Double? {
+        guard poly.count >= 3 else { return nil }
+        var turnsLeft = false, turnsRight = false
+        for i in poly.indices {
+            let a = poly[i], b = poly[(i + 1) % poly.count], c = poly[(i + 2) % poly.count]
+            let turn = (b - a).x * (c - b).y - (b - a).y * (c - b).x
+            if turn > 0 { turnsLeft = true } else if turn < 0 { turnsRight = true }
+        }
+        let area = signedArea(poly)
+        guard !(turnsLeft && turnsRight), area != 0 else { return nil }
+        return area > 0 ? 1 : -1
+    }
+
     /// How deep `p` lies inside the convex polygon `poly` (negative outside): the smallest
     /// distance to an edge's line. `orientation` is +1 for a counter-clockwise polygon, −1 for a
     /// clockwise one (the sign of ``signedArea(_:)``).
