@@ -97,10 +97,10 @@ struct PlaneTracker {
     /// Distinct points seen through a plane before it can be removed as a phantom.
     var minimumSightings = 15
     /// Updates within which a free point must have been seen (in `visible`) to seed a new plane:
-    /// 100, ten seconds at the session's 10 Hz. Planes are found where the camera looks, as
-    /// ARKit's are; a point no plane took while it was in view will not found one later, and
-    /// searching every free point of a full map cost as much as all the rest of an update. Older
-    /// points still join the planes that reach them.
+    /// 300, thirty seconds at the session's 10 Hz (ten seconds lost walls mapped from sparse points
+    /// over longer stretches). Planes are found where the camera looks, as ARKit's are; searching
+    /// every free point of a full map cost as much as all the rest of an update. Older points
+    /// still join the planes that reach them.
     var detectionWindow = 300
     /// Update at which each point was last in `visible` (pruned to the ``detectionWindow``).
     var lastSeen: [UInt64: Int] = [:]
