@@ -13,11 +13,19 @@ struct BenchTrackingCommand: ParsableCommand {
     @OptionGroup var input: DatasetArgument
     @OptionGroup var range: TimeRangeOptions
 
+    @Option(parsing: .unconditional,
+            help: "Replay the dataset this many times and time each frame by its lowest pass: steadier figures on a busy machine (1…20).")
+    var repetitions: Int = 1
+
+    func validate() throws {
+        try NumberChecks.integer(repetitions, "--repetitions", in: 1...20)
+    }
+
     func run() throws {
         let data = try input.open()
         try range.check(against: data, named: input.dataset)
         let bench = TrackingBenchmark(dataset: data)
         let modes: [TrackerConfiguration.Mode] = data.isStereo ? [.mono, .stereo] : [.mono]
-        for mode in modes { print(try bench.run(mode: mode, from: range.from, to: range.to).description) }
+        for mode in modes { print(try bench.run(mode: mode, from: range.from, to: range.to, passes: repetitions).description) }
     }
 }
