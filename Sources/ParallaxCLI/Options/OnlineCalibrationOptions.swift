@@ -11,7 +11,7 @@ struct OnlineCalibrationOptions: ParsableArguments {
 
     @Option(name: .customLong("online-calibration"),
             help: ArgumentHelp("Calibration the filter refines online, comma-separated: time-offset, extrinsics, intrinsics, or none.",
-                               discussion: "Default: the time offset and the intrinsics, and in stereo the extrinsics too. Intrinsics are fx, fy, cx, cy, k1 and k2 per camera. Applies to every replay path (tracking alone, --planes/--light/--render and the world-map options)."))
+                               discussion: "Default: all three. Intrinsics are fx, fy, cx, cy, k1 and k2 per camera; in mono the extrinsics are the camera's rotation (its lever arm is held as sensor.yaml states it). Applies to every replay path (tracking alone, --planes/--light/--render and the world-map options)."))
     var parts: String?
 
     /// The parts named (nil: the defaults); throws a ValidationError naming an unknown part.

@@ -95,7 +95,7 @@ extension EstimatorCore {
                             readout: rollingShutter?.readout ?? 0,
                             readoutSigma: readoutEstimatedByFilter ? configuration.readoutPriorSigma : 0, rig: rig,
                             extrinsicSigmas: extrinsics.isEstimated(in: mode)
-                                ? (extrinsics.rotationSigma, extrinsics.translationSigma) : nil,
+                                ? (extrinsics.rotationSigma, extrinsics.translationSigma(in: mode)) : nil,
                             intrinsicOffsets: intrinsicOffsets,
                             intrinsicSigmas: configuration.intrinsics.isEstimated(in: mode)
                                 ? configuration.intrinsics.standardDeviations : nil)

@@ -63,24 +63,42 @@ extension TrackerConfiguration {
     /// Measured on 30 s simulations (ATE posyaw, before → after): stereo with EuRoC-like
     /// calibration error (`simulate --sensor euroc`, V1_01, seeds 1 and 2) 4.8 / 7.6 cm → 1.1 / 1.0 cm;
     /// stereo with a perfect calibration 3.5 / 2.7 mm → 3.8 / 4.7 mm (the price of six free
-    /// states per camera). In mono the hand-held and phone sets were no better with it (phone
-    /// profile 7.2 → 7.9 cm, one table walk 9.1 → 11.9 mm), so mono keeps the calibration unless asked.
+    /// states per camera).
+    ///
+    /// In mono the rotation is estimated and the translation held (``monoTranslationSigma``), since
+    /// 2026-11-28 (stop 44). One camera sees a lever-arm error of a few millimetres only through
+    /// the depths of its points, and left free it wandered: a phone walk along TUM-VI room3 went
+    /// 0.80 → 5.8 cm with the translation at 1 mm σ. The rotation error is different: the online
+    /// intrinsics absorb its pan and tilt into the principal point but not its roll, and on the hall
+    /// walk, whose points lie metres away, that roll was what kept phone-profile mono at 3–13 cm.
+    /// Rotation only, over 24 mono sets (12 phone-profile walks, 12 ideal and `--sensor euroc` ones):
+    /// 47.96 → 33.62 cm summed, 16 better and 8 worse by at most 3.8 mm (ideal Gore 2.20 → 2.58 cm);
+    /// phone Gore seeds 1 / 9 3.35 / 6.69 → 2.85 / 3.81 cm, with three times the calibration error
+    /// 13.2 → 3.6 cm (docs/tracking-design.md). Earlier trackers were no better with extrinsics in
+    /// mono (phone profile 7.2 → 7.9 cm, one table walk 9.1 → 11.9 mm).
     public struct ExtrinsicsEstimation: Sendable, Equatable {
         /// The tracking modes in which the extrinsics are filter states (empty keeps the
         /// calibration's values everywhere).
-        public var modes: Set<Mode> = [.stereo]
+        public var modes: Set<Mode> = [.stereo, .mono]
         /// Prior standard deviation (rad) of each rotation axis (0.29°).
         public var rotationSigma = 0.005
         /// Prior standard deviation (m) of each translation axis: translation is weakly observable
         /// over a short run, and a loose prior lets it wander (σ 1 cm left 5 mm errors where 1 mm
         /// leaves 3–4 mm against a 2.5 mm calibration error).
         public var translationSigma = 0.001
+        /// Prior standard deviation (m) of each translation axis in mono: 10 µm, which holds the
+        /// calibration's lever arm while the rotation is estimated (see the type's documentation).
+        public var monoTranslationSigma = 0.00001
 
-        /// The default: estimated in stereo, σ 0.29° and 1 mm per axis.
+        /// The default: estimated in stereo (σ 0.29° and 1 mm per axis) and in mono (σ 0.29°, the
+        /// translation held).
         public init() {}
 
         /// Whether the extrinsics are estimated in `mode`.
         public func isEstimated(in mode: Mode) -> Bool { modes.contains(mode) }
+
+        /// The translation prior σ (m) in `mode`.
+        public func translationSigma(in mode: Mode) -> Double { mode == .mono ? monoTranslationSigma : translationSigma }
     }
 
     /// Online calibration of each camera's intrinsics (OpenVINS's `calib_cam_intrinsics`): the pinhole
