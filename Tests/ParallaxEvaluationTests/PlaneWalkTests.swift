@@ -63,16 +63,10 @@ struct PlaneWalkTests {
         let table = try #require(report.planes.filter { $0.truthID == "table-top/y+" }.compactMap(\.iou).max())
         let tableSeen = try #require(report.planes.filter { $0.truthID == "table-top/y+" }.compactMap(\.iouSeen).max())
         print("\(trajectory) s\(seed): table IoU \(table), seen part \(tableSeen)")
-        let tableMeetsIssue = { #expect(table >= 0.7 && tableSeen >= 0.7, "table IoU \(table), seen part \(tableSeen)") }
-        if trajectory == "rpng_table_01" {
-            // Walk 01 reached 0.706 with the calibration held fixed. Since mono estimates its
-            // intrinsics online (2026-11-28) it gets 0.694: this walk's calibration is perfect, so the
-            // six free states only cost here (tracker ATE 4.1 → 5.0 mm), while on walks with a
-            // calibration error they gain (docs/tracking-design.md). Fails when it passes again.
-            withKnownIssue("walk 01's table IoU 0.694 < 0.7 with online mono intrinsics (docs/ar-session.md)", tableMeetsIssue)
-        } else {
-            tableMeetsIssue()
-        }
+        // Walk 01 reached 0.706 with the calibration held fixed, fell to 0.694 when mono began to
+        // estimate its intrinsics online (stop 42; this walk's calibration is perfect), and is at
+        // 0.703 since mono also estimates its extrinsic rotation (stop 44): a margin of 0.003.
+        #expect(table >= 0.7 && tableSeen >= 0.7, "table IoU \(table), seen part \(tableSeen)")
         // The same against the part of each surface the walk saw (occlusion included): floor
         // 0.739 / 0.951, table 0.696 / 0.774 (rpng_table_03's 20 s walks, not tested here, reach
         // 0.778 and 0.74–0.79 seen against 0.63–0.68 whole).
