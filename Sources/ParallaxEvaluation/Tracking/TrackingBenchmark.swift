@@ -50,10 +50,11 @@ public struct TrackingBenchmark: Sendable {
     /// repeat closely. Total, front-end, back-end and decoding are each minimised on their own, so
     /// front and back need not add up to the total.
     public func run(mode: TrackerConfiguration.Mode, from: Double? = nil, to: Double? = nil, passes: Int = 1) throws -> Result {
+        let passes = max(1, passes)
         var total: [Double] = [], front: [Double] = [], back: [Double] = [], decode: [Double] = []
         var frames = 0
         var poses: [Vector3?] = []
-        for pass in 0..<max(1, passes) {
+        for pass in 0..<passes {
             var positions: [Vector3?] = []
             let summary = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: mode))
                 .run(from: from, to: to) { result, _ in positions.append(result.T_world_body?.translation) }
@@ -77,7 +78,7 @@ public struct TrackingBenchmark: Sendable {
                             frontEndMedian: q(front, 0.5), frontEndP99: q(front, 0.99),
                             backEndMedian: q(back, 0.5), backEndP99: q(back, 0.99),
                             decodeMedian: q(decode, 0.5), decodeP99: q(decode, 0.99))
-        result.passes = max(1, passes)
+        result.passes = passes
         return result
     }
 }
