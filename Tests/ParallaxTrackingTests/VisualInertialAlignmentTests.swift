@@ -18,8 +18,16 @@ struct VisualInertialAlignmentTests {
         var a0 = Vector3(0.2, 0.1, -0.1)
         var amplitude = Vector3(0.05, 0.08, 0.03)
         var frequency = 1.3
+        /// A back-and-forth turn about a fixed body axis on top of the steady one (rad, along the
+        /// axis), at ``frequency``: the turn rate then changes, which a time offset needs.
+        var wobble = Vector3.zero
 
-        func rotation(_ t: Double) -> Matrix3 { r0 * SO3.exp(omega * t) }
+        func rotation(_ t: Double) -> Matrix3 { r0 * SO3.exp(omega * t) * SO3.exp(wobble * sin(2 * .pi * frequency * t)) }
+        /// Body-frame angular velocity (what the gyro reads).
+        func angularVelocity(_ t: Double) -> Vector3 {
+            let w = 2 * .pi * frequency
+            return SO3.exp(wobble * sin(w * t)).transpose * omega + wobble * (w * cos(w * t))
+        }
         func position(_ t: Double) -> Vector3 { v0 * t + a0 * (0.5 * t * t) + amplitude * sin(2 * .pi * frequency * t) }
         func velocity(_ t: Double) -> Vector3 { v0 + a0 * t + amplitude * (2 * .pi * frequency * cos(2 * .pi * frequency * t)) }
         func acceleration(_ t: Double) -> Vector3 {
@@ -73,7 +81,7 @@ struct VisualInertialAlignmentTests {
         for k in -5...Int(duration / dt) + 5 {
             let t = Double(k) * dt
             let r = motion.rotation(t)
-            samples.append(IMUMeasurement(timestamp: t, gyro: motion.omega,
+            samples.append(IMUMeasurement(timestamp: t, gyro: motion.angularVelocity(t),
                                           accel: r.transpose * (motion.acceleration(t) - gravity)))
         }
         return (frames, samples)

@@ -106,7 +106,7 @@ struct EstimatorCore {
         memory.lastFrameTime = timestamp
         // The back-end works on the IMU clock: the frame was exposed at t_cam + t_d.
         let timeOffset = state?.timeOffset ?? startup.timeOffset ?? initialTimeOffset
-        let frameTime = timestamp + timeOffset
+        var frameTime = timestamp + timeOffset
         let previousFrameTime = memory.lastIMUTime
         memory.lastIMUTime = frameTime
 
@@ -135,7 +135,7 @@ struct EstimatorCore {
 
         // Back-end.
         let motion = frame.flatMap { imageMotion($0, rotation: predicted) }
-        if state == nil { prepareStart(at: frameTime, frame: frame, motion: motion, previousFrameTime: previousFrameTime) }
+        if state == nil { prepareStart(at: &frameTime, frame: frame, motion: motion, previousFrameTime: previousFrameTime) }
         if var s = state {
             if health.framesSinceInit == 0 { health.startTime = frameTime }
             Propagator(noise: noise, gap: configuration.imuGaps).propagate(&s, to: frameTime, samples: imu.slice(from: s.timestamp))
@@ -196,8 +196,9 @@ struct EstimatorCore {
     }
 
     /// Before the first state: tracks stillness and the alignment's frames, then tries to start.
-    private mutating func prepareStart(at timestamp: Double, frame: FeatureFrame?, motion: ImageMotion?,
+    private mutating func prepareStart(at timestamp: inout Double, frame: FeatureFrame?, motion: ImageMotion?,
                                        previousFrameTime: Double) {
+        var previousFrameTime = previousFrameTime
         // Visual stillness gates the static initialiser: a hovering drone or a smooth hand-held
         // motion can have a quiet IMU while moving at constant velocity.
         if motion?.isStill(configuration) == true {
@@ -215,7 +216,14 @@ struct EstimatorCore {
             let window = configuration.alignmentWindow
             startup.alignmentFrames.removeAll { timestamp - $0.time > window + 1e-6 }
             if let samples = imu.prefix(through: timestamp) {
-                let solution = GyroBiasFromImages(rig: rig).solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
+                let solver = GyroBiasFromImages(rig: rig)
+                var solution = solver.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
+                if let shift = imageTimeShift(solver, samples: samples, bias: solution?.bias ?? .zero) {
+                    applyStartTimeShift(shift)
+                    timestamp += shift
+                    previousFrameTime += shift
+                    solution = solver.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
+                }
                 startup.gyroBias = solution.flatMap { $0.sigma <= configuration.initializationPriors.imageGyroBiasMaximumSigma ? $0 : nil }
             }
         }

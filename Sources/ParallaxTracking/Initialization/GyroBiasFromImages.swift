@@ -49,7 +49,7 @@ struct GyroBiasFromImages {
     var maximumBias = 0.3
 
     /// One pair's data: bearings in frame i and in frame j, and the preintegrated gyro i → j.
-    private struct Pair {
+    struct Pair {
         var first: [Vector3]
         var second: [Vector3]
         var preintegration: Preintegration
@@ -154,13 +154,13 @@ struct GyroBiasFromImages {
     }
 
     /// `R_ci_cj` for gyro bias `bias`: cam0 of frame j in cam0 of frame i.
-    private func rotation(_ pre: Preintegration, bias: Vector3, rbc: Matrix3) -> Matrix3 {
+    func rotation(_ pre: Preintegration, bias: Vector3, rbc: Matrix3) -> Matrix3 {
         rbc.transpose * pre.correctedRotation(biasGyro: bias) * rbc
     }
 
     /// Frames `pairSpan` apart (each frame with the first one at least that much later), with the
     /// cam0 bearings they share and the gyro integrated between them at zero bias.
-    private func makePairs(frames: [VisualInertialAlignment.Frame], samples: ArraySlice<IMUMeasurement>,
+    func makePairs(frames: [VisualInertialAlignment.Frame], samples: ArraySlice<IMUMeasurement>,
                            noise: IMUNoise) -> [Pair] {
         var pairs: [Pair] = []
         for (i, first) in frames.enumerated() {
@@ -182,7 +182,7 @@ struct GyroBiasFromImages {
     }
 
     /// The IMU from `from` to `to` preintegrated at gyro bias `bias`; nil across a gap.
-    private func integrate(_ samples: ArraySlice<IMUMeasurement>, from: Double, to: Double, bias: Vector3,
+    func integrate(_ samples: ArraySlice<IMUMeasurement>, from: Double, to: Double, bias: Vector3,
                            noise: IMUNoise) -> Preintegration? {
         var pre = Preintegration(biasGyro: bias, biasAccel: .zero, noise: noise)
         for segment in IMUSegment.split(samples, from: from, to: to, maxGap: 0.05) {
@@ -192,7 +192,7 @@ struct GyroBiasFromImages {
         return pre.deltaTime > 0 ? pre : nil
     }
 
-    private static func median(_ values: [Double]) -> Double {
+    static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
         let s = values.sorted()
         return s[s.count / 2]

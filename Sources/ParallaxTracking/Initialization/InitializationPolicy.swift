@@ -152,4 +152,27 @@ extension EstimatorCore {
         guard abs(ga.norm - 9.81) < 1.0 else { return nil }
         return pre.deltaRotation.transpose * ga      // in the current body frame
     }
+
+    /// The shift of the frame times (s) the start window's images ask for, when it is large and
+    /// certain enough to act on (``TrackerConfiguration/TimeOffsetEstimation/solvesAtStart``).
+    func imageTimeShift(_ solver: GyroBiasFromImages, samples: ArraySlice<IMUMeasurement>, bias: Vector3) -> Double? {
+        let c = configuration.timeOffset
+        guard c.estimate, c.solvesAtStart,
+              let found = solver.solveTimeShift(frames: startup.alignmentFrames, samples: samples, noise: noise, bias: bias,
+                                                maximumShift: c.startMaximumShift, priorSigma: c.priorSigma),
+              abs(found.shift) >= c.startMinimumShift, abs(found.shift) >= c.startSignificance * found.sigma else { return nil }
+        return found.shift
+    }
+
+    /// Moves the start to the time offset `shift` later than the current one: every time the start
+    /// holds on the IMU clock moves with it.
+    mutating func applyStartTimeShift(_ shift: Double) {
+        startup.timeOffset = (startup.timeOffset ?? initialTimeOffset) + shift
+        for k in startup.alignmentFrames.indices { startup.alignmentFrames[k].time += shift }
+        // A frame moved before the first IMU sample has no rotation to align with.
+        if let first = imu.firstTime { startup.alignmentFrames.removeAll { $0.time < first } }
+        for k in startup.stereoVelocities.indices { startup.stereoVelocities[k].time += shift }
+        startup.stillSince = startup.stillSince.map { $0 + shift }
+        memory.lastIMUTime += shift
+    }
 }

@@ -51,6 +51,21 @@ extension TrackerConfiguration {
         public var estimate = true
         /// Prior standard deviation (s) of the offset.
         public var priorSigma = 0.005
+        /// Before the filter starts, the offset is solved from the start window's images with the
+        /// gyro bias (``GyroBiasFromImages``), and the start moves to it when it differs from the
+        /// calibration's by at least ``startMinimumShift`` and ``startSignificance`` σ (only while
+        /// ``estimate`` is on). A stated offset 3 ms off otherwise left the fast hall walk's mono
+        /// start with a scale error (docs/tracking-design.md, "Second sweep").
+        public var solvesAtStart = true
+        /// Smallest change of the offset the start makes (s).
+        public var startMinimumShift = 0.002
+        /// How many of the solve's σ the change must reach. That σ counts every ray as independent;
+        /// across 38 simulated sets whose offset was stated right, the solve's answers spread about
+        /// five times wider (false shifts of 1–2.7 ms at σ 0.1–0.36 ms on room walks, 10.6 ms at
+        /// σ 0.97 on a drone flight), so 15 is three real σ.
+        public var startSignificance = 15.0
+        /// Largest change of the offset the start looks for (s).
+        public var startMaximumShift = 0.03
 
         /// The default: estimated, σ 5 ms.
         public init() {}

@@ -1,0 +1,60 @@
+import Foundation
+import ParallaxMath
+import Testing
+@testable import ParallaxTracking
+
+/// The start window's camera–IMU time offset from bearings and the gyro
+/// (``GyroBiasFromImages/solveTimeShift(frames:samples:noise:bias:maximumShift:priorSigma:)``), on
+/// the alignment tests' synthetic motion with a back-and-forth turn added, a turn-on gyro bias, and
+/// frames stamped 4 ms late on the IMU clock (a stated `timeshift_cam_imu` 4 ms too large).
+@Suite("Time offset from the start window's images")
+struct TimeOffsetFromImagesTests {
+    typealias Motion = VisualInertialAlignmentTests.Motion
+    static let bias = GyroBiasFromImagesTests.bias
+
+    static func solve(_ motion: Motion, late: Double, bearingNoise: Double = 0) -> GyroBiasFromImages.TimeShift? {
+        let (frames, samples) = VisualInertialAlignmentTests.data(motion: motion, duration: 1.0, stereo: false,
+                                                                  bearingNoise: bearingNoise)
+        let stamped = frames.map { VisualInertialAlignment.Frame(time: $0.time + late, observations: $0.observations) }
+        let biased = samples.map { IMUMeasurement(timestamp: $0.timestamp, gyro: $0.gyro + bias, accel: $0.accel) }
+        return GyroBiasFromImages(rig: VisualInertialAlignmentTests.rig)
+            .solveTimeShift(frames: stamped, samples: biased[...], noise: .zero, bias: .zero, maximumShift: 0.005, priorSigma: 0.005)
+    }
+
+    static var turning: Motion {
+        var m = Motion()
+        m.wobble = Vector3(0.15, -0.1, 0.2)   // up to 1.6 rad/s of changing turn rate, a hand's turn
+        return m
+    }
+
+    @Test("recovers the offset and the bias while the turn rate changes")
+    func changingTurn() throws {
+        let found = try #require(Self.solve(Self.turning, late: 0.004))
+        print("time offset from images: shift \(found.shift * 1e3) ms (−4 true), σ \(found.sigma * 1e3) ms, bias error \((found.bias - Self.bias).norm * 1e3) mrad/s")
+        #expect(abs(found.shift + 0.004) < 1e-4)
+        #expect((found.bias - Self.bias).norm < 1e-3)
+    }
+
+    @Test("frames on time give no shift")
+    func onTime() throws {
+        let found = try #require(Self.solve(Self.turning, late: 0))
+        #expect(abs(found.shift) < 1e-4)
+    }
+
+    @Test("bearing noise: the shift stays within its σ bound")
+    func noisy() throws {
+        let found = try #require(Self.solve(Self.turning, late: 0.004, bearingNoise: 0.5 / 458))
+        print("time offset from images, 0.5 px noise: shift \(found.shift * 1e3) ms, σ \(found.sigma * 1e3) ms")
+        #expect(abs(found.shift + 0.004) < 5e-4)
+    }
+
+    /// A steady turn commutes with a shift of the frame times: the images cannot tell the offset,
+    /// and the answer stays at the prior's zero with the prior's σ.
+    @Test("a steady turn does not move the offset")
+    func steadyTurn() throws {
+        let found = try #require(Self.solve(Motion(), late: 0.004))
+        print("time offset from images, steady turn: shift \(found.shift * 1e3) ms, σ \(found.sigma * 1e3) ms")
+        #expect(abs(found.shift) < 1e-4)
+        #expect(found.sigma > 0.004)   // the 5 ms prior's, so the start never acts on it
+    }
+}
