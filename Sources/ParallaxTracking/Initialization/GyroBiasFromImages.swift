@@ -78,22 +78,9 @@ struct GyroBiasFromImages {
                     pairs[p].preintegration = pre
                 }
             }
-            // Baselines for the current bias: each pair's smallest eigenvector of Σ nnᵀ.
             let rotations = pairs.map { rotation($0.preintegration, bias: bias, rbc: rbc) }
-            var residuals: [Double] = []
-            for p in pairs.indices {
-                let r = rotations[p]
-                var m = Matrix3.zero
-                for (f, g) in zip(pairs[p].first, pairs[p].second) {
-                    let n = f.cross(r * g)
-                    m += Matrix3.outer(n, n)
-                }
-                guard let eigen = try? SymmetricEigen(Matrix(m)) else { return nil }
-                let t = Vector3(eigen.vectors[0, 0], eigen.vectors[1, 0], eigen.vectors[2, 0])
-                pairs[p].baseline = t
-                for (f, g) in zip(pairs[p].first, pairs[p].second) { residuals.append(t.dot(f.cross(r * g))) }
-            }
-            scale = max(1e-6, 1.4826 * Self.median(residuals.map { abs($0) }))
+            guard let spread = fitBaselines(&pairs, rotations: rotations) else { return nil }
+            scale = spread
             let huber = 2 * scale
             // Normal equations in δb_g with each pair's tangent baseline update α eliminated.
             var h = Matrix3.identity * (scale * scale / (priorSigma * priorSigma))
@@ -102,8 +89,7 @@ struct GyroBiasFromImages {
                 let rot = pair.preintegration.correctedRotation(biasGyro: bias)
                 let jr = pair.preintegration.dR_dbg
                 let t = pair.baseline
-                let helper = abs(t.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
-                let e1 = t.cross(helper).normalized, e2 = t.cross(e1)
+                let (e1, e2) = Self.tangentBasis(t)
                 var hbb = Matrix3.zero, hba = [Vector3.zero, Vector3.zero]
                 var haa = [[1e-12, 0.0], [0.0, 1e-12]]
                 var gb = Vector3.zero, ga = [0.0, 0.0]
@@ -153,6 +139,34 @@ struct GyroBiasFromImages {
         return Solution(bias: bias, sigma: sigma, pairs: pairs.count)
     }
 
+    /// Sets each pair's baseline for its rotation `rotations[p]` (the smallest eigenvector of
+    /// Σ nₖnₖᵀ) and returns the residuals' robust spread (1.4826 × median |rₖ|, at least 1e-6);
+    /// nil when an eigen-decomposition fails.
+    func fitBaselines(_ pairs: inout [Pair], rotations: [Matrix3]) -> Double? {
+        var residuals: [Double] = []
+        for p in pairs.indices {
+            let r = rotations[p]
+            var m = Matrix3.zero
+            for (f, g) in zip(pairs[p].first, pairs[p].second) {
+                let n = f.cross(r * g)
+                m += Matrix3.outer(n, n)
+            }
+            guard let eigen = try? SymmetricEigen(Matrix(m)) else { return nil }
+            let t = Vector3(eigen.vectors[0, 0], eigen.vectors[1, 0], eigen.vectors[2, 0])
+            pairs[p].baseline = t
+            for (f, g) in zip(pairs[p].first, pairs[p].second) { residuals.append(t.dot(f.cross(r * g))) }
+        }
+        return max(1e-6, 1.4826 * Self.median(residuals.map { abs($0) }))
+    }
+
+    /// Two unit vectors spanning the plane normal to the unit baseline `t`: the directions its
+    /// tangent update moves in.
+    static func tangentBasis(_ t: Vector3) -> (Vector3, Vector3) {
+        let helper = abs(t.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
+        let e1 = t.cross(helper).normalized
+        return (e1, t.cross(e1))
+    }
+
     /// `R_ci_cj` for gyro bias `bias`: cam0 of frame j in cam0 of frame i.
     func rotation(_ pre: Preintegration, bias: Vector3, rbc: Matrix3) -> Matrix3 {
         rbc.transpose * pre.correctedRotation(biasGyro: bias) * rbc
@@ -192,7 +206,7 @@ struct GyroBiasFromImages {
         return pre.deltaTime > 0 ? pre : nil
     }
 
-    static func median(_ values: [Double]) -> Double {
+    private static func median(_ values: [Double]) -> Double {
         guard !values.isEmpty else { return 0 }
         let s = values.sorted()
         return s[s.count / 2]

@@ -47,19 +47,8 @@ extension GyroBiasFromImages {
                 pairs[p].preintegration = pre
             }
             let rotations = pairs.map { rotation($0.preintegration, bias: bias, rbc: rbc) }
-            var residuals: [Double] = []
-            for p in pairs.indices {
-                var m = Matrix3.zero
-                for (f, g) in zip(pairs[p].first, pairs[p].second) {
-                    let n = f.cross(rotations[p] * g)
-                    m += Matrix3.outer(n, n)
-                }
-                guard let eigen = try? SymmetricEigen(Matrix(m)) else { return nil }
-                let t = Vector3(eigen.vectors[0, 0], eigen.vectors[1, 0], eigen.vectors[2, 0])
-                pairs[p].baseline = t
-                for (f, g) in zip(pairs[p].first, pairs[p].second) { residuals.append(t.dot(f.cross(rotations[p] * g))) }
-            }
-            scale = max(1e-6, 1.4826 * Self.median(residuals.map { abs($0) }))
+            guard let spread = fitBaselines(&pairs, rotations: rotations) else { return nil }
+            scale = spread
             let huber = 2 * scale
             // Normal equations in x = (δb_g, δ) with each pair's tangent baseline update eliminated.
             var h = [Double](repeating: 0, count: 16), b = [Double](repeating: 0, count: 4)
@@ -73,8 +62,7 @@ extension GyroBiasFromImages {
                 let wi = rate(samples, at: pair.from + shift) - bias
                 let wj = rate(samples, at: pair.to + shift) - bias
                 let t = pair.baseline
-                let helper = abs(t.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
-                let e1 = t.cross(helper).normalized, e2 = t.cross(e1)
+                let (e1, e2) = Self.tangentBasis(t)
                 var hxx = [Double](repeating: 0, count: 16), hxa = [[Double]](repeating: [0, 0, 0, 0], count: 2)
                 var haa = [[1e-12, 0.0], [0.0, 1e-12]]
                 var gx = [0.0, 0, 0, 0], ga = [0.0, 0.0]
