@@ -429,31 +429,41 @@ public struct LucasKanadeTracker: Sendable, Equatable {
         let first = -half, lastColumn = used - 1 - half, lastRow = rows - 1 - half
         let inside = keepsCellInside(first, first) && keepsCellInside(lastColumn, first)
             && keepsCellInside(first, lastRow) && keepsCellInside(lastColumn, lastRow)
-        img.pixels.withUnsafeBufferPointer { buf in
-            let base = buf.baseAddress!
-            for j in 0..<rows {
-                let dy = Double(j - half)
-                let o = out + j * columns
-                (o + used).update(repeating: 0, count: columns - used)
-                for i in 0..<used {
-                    let dx = Double(i - half)
-                    let x = centre.x + warp.a11 * dx + warp.a12 * dy, y = centre.y + warp.a21 * dx + warp.a22 * dy
-                    let r0: UnsafePointer<Float>, r1: UnsafePointer<Float>, xa: Int, xb: Int, ax: Float, ay: Float
-                    if inside {
-                        let xi = Int(x), yi = Int(y)
-                        (ax, ay) = (Float(x - Double(xi)), Float(y - Double(yi)))
-                        (xa, xb) = (xi, xi + 1)
-                        r0 = base + yi * W
-                        r1 = r0 + W
-                    } else {
-                        let fx = x.rounded(.down), fy = y.rounded(.down)
-                        (ax, ay) = (Float(x - fx), Float(y - fy))
-                        (xa, xb) = (min(max(Int(fx), 0), W - 1), min(max(Int(fx) + 1, 0), W - 1))
-                        r0 = base + min(max(Int(fy), 0), H - 1) * W
-                        r1 = base + min(max(Int(fy) + 1, 0), H - 1) * W
+        // Each position is `(centre + a·dx) + b·dy`, added in that order: the first part depends on
+        // the column alone and is computed once per block, the same numbers as per sample.
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * used) { columnParts in
+            let columnX = columnParts.baseAddress!, columnY = columnX + used
+            for i in 0..<used {
+                let dx = Double(i - half)
+                columnX[i] = centre.x + warp.a11 * dx
+                columnY[i] = centre.y + warp.a21 * dx
+            }
+            img.pixels.withUnsafeBufferPointer { buf in
+                let base = buf.baseAddress!
+                for j in 0..<rows {
+                    let dy = Double(j - half)
+                    let rowX = warp.a12 * dy, rowY = warp.a22 * dy
+                    let o = out + j * columns
+                    (o + used).update(repeating: 0, count: columns - used)
+                    for i in 0..<used {
+                        let x = columnX[i] + rowX, y = columnY[i] + rowY
+                        let r0: UnsafePointer<Float>, r1: UnsafePointer<Float>, xa: Int, xb: Int, ax: Float, ay: Float
+                        if inside {
+                            let xi = Int(x), yi = Int(y)
+                            (ax, ay) = (Float(x - Double(xi)), Float(y - Double(yi)))
+                            (xa, xb) = (xi, xi + 1)
+                            r0 = base + yi * W
+                            r1 = r0 + W
+                        } else {
+                            let fx = x.rounded(.down), fy = y.rounded(.down)
+                            (ax, ay) = (Float(x - fx), Float(y - fy))
+                            (xa, xb) = (min(max(Int(fx), 0), W - 1), min(max(Int(fx) + 1, 0), W - 1))
+                            r0 = base + min(max(Int(fy), 0), H - 1) * W
+                            r1 = base + min(max(Int(fy) + 1, 0), H - 1) * W
+                        }
+                        let top = r0[xa] + ax * (r0[xb] - r0[xa]), bottom = r1[xa] + ax * (r1[xb] - r1[xa])
+                        o[i] = top + ay * (bottom - top)
                     }
-                    let top = r0[xa] + ax * (r0[xb] - r0[xa]), bottom = r1[xa] + ax * (r1[xb] - r1[xa])
-                    o[i] = top + ay * (bottom - top)
                 }
             }
         }
