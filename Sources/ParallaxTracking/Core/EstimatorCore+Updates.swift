@@ -101,13 +101,18 @@ extension EstimatorCore {
         let sigma = normalizedPixelNoise
         for f in frame.features {
             guard let t = features.track(f.id) else { continue }
-            // Oldest first, as the database appends observations frame by frame.
+            // Oldest first, as the database appends observations frame by frame. Each view keeps the
+            // pose its row was read from; the observations are moved to the filter's current
+            // intrinsics and readout when triangulated, as the update does.
             let recent = t.observations.compactMap { o in
-                cloneByFrame[o.frame].map { FeaturePointHistory.View(observation: o, pose: ($0.rotation, $0.position)) }
+                cloneByFrame[o.frame].map {
+                    FeaturePointHistory.View(observation: o, pose: UpdaterHelper.rowPose(of: o, clone: $0, readout: s.readout))
+                }
             }
             let views = pointHistory.record(f.id, window: recent)
             for candidate in [views, recent] where candidate.count >= 2 || (candidate.count == 1 && candidate[0].observation.right != nil) {
-                let obs = candidate.map(\.observation), poses = candidate.map(\.pose)
+                let obs = candidate.map { UpdaterHelper.modelled($0.observation, state: s, lenses: lenses) }
+                let poses = candidate.map(\.pose)
                 if let x = Triangulation.triangulate(obs, poses: poses, rig: s.rig,
                                                      iterations: 3, minParallax: configuration.featurePointMinParallax) {
                     let covariance = Triangulation.pointCovariance(x, obs, poses: poses, rig: s.rig, sigmaNormalized: sigma)

@@ -12,7 +12,9 @@ import ParallaxMath
 /// keeps a few such views per feature (with the clone pose as last estimated) and triangulates
 /// from them together with the window: the baseline grows with the track's age.
 ///
-/// Output only: the filter never reads it.
+/// The filter never reads it (its points give the tracker only the depths of its translation
+/// prediction). Each view keeps the raw observation and the pose its row was read from; the points
+/// are triangulated with the filter's current intrinsics and readout (``UpdaterHelper/modelled``).
 struct FeaturePointHistory {
     /// One view of a feature: the observation and the body pose (R_world_body, p_world_body) of its frame.
     struct View {

@@ -37,7 +37,6 @@ struct MSCKFUpdater {
         var cloneIndex: [Int: Int] = [:]
         for (k, c) in state.clones.enumerated() { cloneIndex[c.frame] = k }
         var compressor = MeasurementCompressor(blocks: state.calibrationBlocks + state.clones.count)
-        let intrinsic = min(state.intrinsicCameras, lenses.count)
         let rig = state.rig
         let sigma2 = sigma * sigma
 
@@ -45,13 +44,9 @@ struct MSCKFUpdater {
             // Triangulate with the current clone estimates, dropping outlying rays (§III-C).
             var obs = track.observations.filter { cloneIndex[$0.frame] != nil }
             guard obs.count >= 2 else { continue }
-            if intrinsic > 0 { obs = obs.map { moved($0, state: state, cameras: intrinsic) } }
-            obs = obs.map { $0.withReadout(state.readout) }
-            // A rolling-shutter row saw the camera moved along the clone's velocity (cam0's row for both).
+            obs = obs.map { UpdaterHelper.modelled($0, state: state, lenses: lenses) }
             var poses = obs.compactMap { o in
-                cloneIndex[o.frame].map {
-                    (state.clones[$0].rotation, state.clones[$0].position + state.clones[$0].velocity * o.leftDelay(readout: state.readout))
-                }
+                cloneIndex[o.frame].map { UpdaterHelper.rowPose(of: o, clone: state.clones[$0], readout: state.readout) }
             }
             guard let x = Triangulation.triangulateRobust(&obs, poses: &poses, rig: rig, maxErrorNormalized: maxTriangulationError,
                                                           outlierNormalized: outlierSigmas * sigma),
@@ -101,11 +96,4 @@ struct MSCKFUpdater {
         return ratio * ratio
     }
 
-    /// Observation `o` moved from the calibration's intrinsics to the filter's current estimate.
-    private func moved(_ o: Observation, state: FilterState, cameras: Int) -> Observation {
-        var o = o
-        o.left = lenses[0].corrected(o.left, offset: state.intrinsicOffsets[0])
-        if cameras > 1, let r = o.right { o.right = lenses[1].corrected(r, offset: state.intrinsicOffsets[1]) }
-        return o
-    }
 }

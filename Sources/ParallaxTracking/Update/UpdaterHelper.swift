@@ -24,6 +24,26 @@ enum UpdaterHelper {
         var residual: [Double]
     }
 
+    /// Step 0: an observation as the filter's current model sees it: moved from the calibration's
+    /// intrinsics to the current estimate (cameras whose intrinsics are states), and with each row's
+    /// rotation undone for the current readout estimate (``Observation/withReadout(_:)``). Every user
+    /// of the window's observations (the update, the reported feature points) starts from this, so
+    /// that they agree with the filter's model.
+    static func modelled(_ o: Observation, state: FilterState, lenses: [LensIntrinsics]) -> Observation {
+        var o = o
+        let intrinsic = min(state.intrinsicCameras, lenses.count)
+        if intrinsic > 0 { o.left = lenses[0].corrected(o.left, offset: state.intrinsicOffsets[0]) }
+        if intrinsic > 1, let r = o.right { o.right = lenses[1].corrected(r, offset: state.intrinsicOffsets[1]) }
+        return o.withReadout(state.readout)
+    }
+
+    /// The body pose `(R_world_body, p_world_body)` from which `o`'s cam0 row was read: a
+    /// rolling-shutter row read δ after the clone saw the camera moved along the clone's velocity
+    /// (cam0's row stands for both cameras).
+    static func rowPose(of o: Observation, clone: Clone, readout: Double) -> (Matrix3, Vector3) {
+        (clone.rotation, clone.position + clone.velocity * o.leftDelay(readout: readout))
+    }
+
     /// Step 1 (Mourikis & Roumeliotis, ICRA 2007, §III-C, eq. 19–22): residuals and Jacobians of
     /// every observation of a feature at world point `x`.
     ///
