@@ -22,15 +22,17 @@ enum PlaneWalks {
     static let cache = URL(fileURLWithPath: ProcessInfo.processInfo.environment["PARALLAX_SIM_CACHE"] ?? "/tmp/parallax-sim")
     static let duration = 20.0
 
-    /// The dataset folder of a walk, simulated on first use.
-    static func dataset(_ trajectory: String, seed: UInt64) throws -> URL {
-        let name = "planes-\(trajectory)-room-mono-\(Int(duration))s-s\(seed)"
+    /// The dataset folder of a walk, simulated on first use; `effects` (tagged `effectsTag` in the
+    /// cache name) applies sensor effects, as `parallax simulate --sensor` does.
+    static func dataset(_ trajectory: String, seed: UInt64, effects: SensorEffects? = nil, effectsTag: String = "") throws -> URL {
+        let name = "planes-\(trajectory)-room-mono-\(Int(duration))s-s\(seed)" + (effects == nil ? "" : "-\(effectsTag)")
         let isComplete = { (url: URL) in FileManager.default.fileExists(atPath: url.appendingPathComponent("truth/planes.json").path) }
         return try SimulationCache(folder: cache).dataset(named: name, isComplete: isComplete) { partial in
             let scene = try Scene.load(contentsOf: EvaluationTestData.repoRoot.appendingPathComponent("Scenes/room.json"))
             var config = SimulationConfiguration()
             config.seed = seed
             config.cameras = SimulationConfiguration.eurocCameras(stereo: false)
+            if let effects { config.sensorEffects = effects }
             let poses = try TUMTrajectory.read(contentsOf: trajectories.appendingPathComponent("\(trajectory).txt"))
             let spline = try TrajectoryBuilder.fromSamples(poses.poses.map { PoseSample(time: $0.time, T_world_body: $0.T_world_body) },
                                                            staticStart: 0, duration: duration)
@@ -102,6 +104,30 @@ struct PlaneWalkTests {
 
     /// Fraction of plane hits within 2 cm of a true surface that both walks reach: the 0.95.
     static let hitFloor = 0.95
+
+    /// Walk 01 through a phone-like sensor (20 ms rolling shutter, 5 ms exposure, 10 ms offset,
+    /// auto-exposure) whose written calibration is off by twice the phone profile's error: the same
+    /// as `parallax simulate --sensor phone --calibration-error 2 --seed 18 --duration 20`. The
+    /// points the planes are fitted to must follow the filter's own model of that sensor (its
+    /// intrinsics estimate, and the pose each rolling-shutter row was read from); triangulated
+    /// with the written intrinsics and the clone poses they put 77.7 / 79.9 % of the hits within
+    /// 2 cm (floor 0.41 cm off), since stop 46 93.3 / 94.5 % (0.11 cm) on the CLI's simulation.
+    @Test("phone-profile walk with twice the calibration error: plane hits follow the filter's model")
+    func phoneWalkWithCalibrationError() throws {
+        var effects = SensorProfile.phone.effects
+        effects.calibrationError = CalibrationErrorSizes.kalibrQuality.scaled(by: 2)
+        let root = try PlaneWalks.dataset("rpng_table_01", seed: 18, effects: effects, effectsTag: "phone-cal2")
+        let report = try PlaneEvaluationRun.run(datasetRoot: root, source: .tracking, trackerMode: .mono)
+        let quality = try #require(report.quality)
+        print("rpng_table_01 s18 phone, calibration error ×2: " + PlaneWalkTests.summary(report, quality)
+              + ", floor offset \(report.floor?.signedOffsetCm ?? .nan) cm")
+        let extent = try #require(PlaneMapQuality.fraction(quality.extentHitDistances, within: 0.02))
+        let geometry = try #require(PlaneMapQuality.fraction(quality.geometryHitDistances, within: 0.02))
+        // Below the 95 % (the phone walks average 92.6 %: docs/ar-session.md); the floor
+        // here is what the points' model is worth on this walk.
+        #expect(extent >= 0.9 && geometry >= 0.9, "hits within 2 cm \(extent) / \(geometry)")
+        #expect(try #require(report.floor?.offsetErrorCm) <= 1.0)
+    }
 
     static func summary(_ r: PlaneEvaluationReport, _ q: PlaneMapQuality) -> String {
         let walls = r.planes.filter { ($0.truthID ?? "").hasPrefix("wall-") }.compactMap(\.iou)
