@@ -43,15 +43,8 @@ public enum SimulationSetup {
         let floorAlignment = SceneAlignment.centred(on: scene)
         let (lo, hi, mean) = bounds(of: trajectory)
         let centre = (lo + hi) / 2
-        var dz = (lo.z >= 0.1 && hi.z <= 2.8) ? 0 : 1.4 - mean.z
         let planes = ScenePlanes.extract(from: scene, alignment: floorAlignment)
-        // In a hall tall enough for the whole height range (1 m margin below, 0.5 m above), keep
-        // the range between floor and ceiling rather than centred on 1.4 m (which would put
-        // a trajectory climbing 7.7 m through the floor). Rooms too low keep the rule above.
-        if dz != 0, let ceiling = planes.filter({ $0.kind == .ceiling }).max(by: { $0.area < $1.area }) {
-            let lowest = 1.0 - lo.z, highest = ceiling.centre.z - 0.5 - hi.z
-            if lowest <= highest { dz = min(max(dz, lowest), highest) }
-        }
+        let dz = verticalShift(lo: lo, hi: hi, mean: mean, planes: planes)
         var yaw = 0.0
         if let room = floorExtent(planes) {
             let size = Vector2(hi.x - lo.x, hi.y - lo.y)
@@ -81,6 +74,47 @@ public enum SimulationSetup {
         let longFirst = room.x >= room.y
         let sorted = Vector2(longFirst ? max(size.x, size.y) : min(size.x, size.y), longFirst ? min(size.x, size.y) : max(size.x, size.y))
         return (sorted, room)
+    }
+
+    /// The height ``alignment(for:scene:)`` adds to the trajectory: none for a walk that already
+    /// stays between 0.1 and 2.8 m, otherwise its mean put at 1.4 m, or, in a hall tall enough for
+    /// the whole height range (1 m margin below, 0.5 m above), the range kept between floor and
+    /// ceiling (centred on 1.4 m, a trajectory climbing 7.7 m would go through the floor). A range
+    /// that fits only without those margins is centred between floor and ceiling (the whole Gore
+    /// walk climbs 10.6 m under the hall's 12 m ceiling; centred on 1.4 m it ran 3.8 m under the
+    /// floor).
+    private static func verticalShift(lo: Vector3, hi: Vector3, mean: Vector3, planes: [PlaneTruth]) -> Double {
+        var dz = (lo.z >= 0.1 && hi.z <= 2.8) ? 0 : 1.4 - mean.z
+        if dz != 0, let ceiling = highestCeiling(planes) {
+            let lowest = 1.0 - lo.z, highest = ceiling - 0.5 - hi.z
+            let range = hi.z - lo.z
+            if lowest <= highest {
+                dz = min(max(dz, lowest), highest)
+            } else if range < ceiling - 0.2 {
+                dz = (ceiling - range) / 2 - lo.z
+            }
+        }
+        return dz
+    }
+
+    /// When the placed trajectory goes below the scene's floor or above its ceiling (a walk that
+    /// climbs more storeys than the scene has): the heights it spans once placed and the
+    /// ceiling's height (m); nil when it stays inside or the scene has no ceiling. Such a camera sees
+    /// the underside of the floor or nothing at all for a while (the whole Gore walk, which climbs
+    /// 10.6 m, in `Scenes/hall.json`).
+    public static func verticalOverflow(of trajectory: CumulativeBSpline, in scene: Scene)
+        -> (low: Double, high: Double, ceiling: Double)? {
+        let (lo, hi, mean) = bounds(of: trajectory)
+        let planes = ScenePlanes.extract(from: scene, alignment: SceneAlignment.centred(on: scene))
+        guard let ceiling = highestCeiling(planes), lo.z <= hi.z else { return nil }
+        let dz = verticalShift(lo: lo, hi: hi, mean: mean, planes: planes)
+        let low = lo.z + dz, high = hi.z + dz
+        return low < 0.05 || high > ceiling - 0.05 ? (low, high, ceiling) : nil
+    }
+
+    /// Height (m, floor-aligned world) of the largest ceiling among `planes`.
+    private static func highestCeiling(_ planes: [PlaneTruth]) -> Double? {
+        planes.filter { $0.kind == .ceiling }.max(by: { $0.area < $1.area })?.centre.z
     }
 
     /// The box a trajectory sampled every 0.1 s stays in, and its mean position.

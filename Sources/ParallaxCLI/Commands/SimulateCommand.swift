@@ -162,6 +162,13 @@ struct SimulateCommand: ParsableCommand {
                                   over.trajectory.x, over.trajectory.y, scene, over.floor.x, over.floor.y)
                 FileHandle.standardError.write(Data((text + "\n").utf8))
             }
+            if let over = SimulationSetup.verticalOverflow(of: spline, in: loaded) {
+                let text = String(format: "warning: placed in %@, the trajectory spans heights %.1f to %.1f m but the "
+                                  + "floor is at 0 and the ceiling at %.1f m: the camera will pass through them and "
+                                  + "see nothing at times; use a shorter --duration or a taller scene",
+                                  scene, over.low, over.high, over.ceiling)
+                FileHandle.standardError.write(Data((text + "\n").utf8))
+            }
         } else {
             alignment = SimulationSetup.floorAlignment(for: loaded)
             let settings = SimulationSetup.motionSettings(for: loaded, alignment: alignment)
