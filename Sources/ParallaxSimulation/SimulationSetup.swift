@@ -85,7 +85,7 @@ public enum SimulationSetup {
     /// floor).
     private static func verticalShift(lo: Vector3, hi: Vector3, mean: Vector3, planes: [PlaneTruth]) -> Double {
         var dz = (lo.z >= 0.1 && hi.z <= 2.8) ? 0 : 1.4 - mean.z
-        if dz != 0, let ceiling = highestCeiling(planes) {
+        if dz != 0, let ceiling = largestCeilingHeight(planes) {
             let lowest = 1.0 - lo.z, highest = ceiling - 0.5 - hi.z
             let range = hi.z - lo.z
             if lowest <= highest {
@@ -106,14 +106,14 @@ public enum SimulationSetup {
         -> (low: Double, high: Double, ceiling: Double)? {
         let (lo, hi, mean) = bounds(of: trajectory)
         let planes = ScenePlanes.extract(from: scene, alignment: SceneAlignment.centred(on: scene))
-        guard let ceiling = highestCeiling(planes), lo.z <= hi.z else { return nil }
+        guard let ceiling = largestCeilingHeight(planes), lo.z <= hi.z else { return nil }
         let dz = verticalShift(lo: lo, hi: hi, mean: mean, planes: planes)
         let low = lo.z + dz, high = hi.z + dz
         return low < 0.05 || high > ceiling - 0.05 ? (low, high, ceiling) : nil
     }
 
     /// Height (m, floor-aligned world) of the largest ceiling among `planes`.
-    private static func highestCeiling(_ planes: [PlaneTruth]) -> Double? {
+    private static func largestCeilingHeight(_ planes: [PlaneTruth]) -> Double? {
         planes.filter { $0.kind == .ceiling }.max(by: { $0.area < $1.area })?.centre.z
     }
 
