@@ -12,6 +12,9 @@ struct MapPoint {
     var position: Vector3
     /// Position covariance (m²); isotropic (2 cm)² when the source gives none.
     var covariance: Matrix3
+    /// Depth σ (m) that the uncertainty of the camera's motion between the point's views adds
+    /// (``TrackedFeaturePoint/motionDepthSigma``); 0 when the source gives none.
+    var motionDepthSigma: Double = 0
 
     /// The default covariance of points without one.
     static let defaultCovariance = Matrix3(diagonal: Vector3(4e-4, 4e-4, 4e-4))

@@ -13,7 +13,16 @@ extension Session {
         // map not yet found, a tracker reset): its points have no world position yet, and left in
         // the map they would found planes where nothing is.
         guard output.trackingState != .limited(.relocalizing) else { return }
-        landmarks.insert(output.featurePoints)
+        if let centre = T_W_C?.translation {
+            let limit = maximumPlanePointRelativeSigma
+            landmarks.insert(output.featurePoints.filter { p in
+                let c = p.covariance
+                let variance = c[0, 0] + c[1, 1] + c[2, 2] + p.motionDepthSigma * p.motionDepthSigma
+                return variance.squareRoot() <= limit * (p.position - centre).norm
+            })
+        } else {
+            landmarks.insert(output.featurePoints)
+        }
         guard output.trackingState == .normal, let T_A_W = worldTransform, var tracker = planes, let T_W_C else { return }
         pointsSeenSincePlaneUpdate.formUnion(output.featurePoints.map(\.id))
         guard landmarks.revision != lastPlaneRevision else { return }

@@ -77,8 +77,11 @@ extension Session {
         var out = output
         out.T_world_body = output.T_world_body.map { m.T_world_odom * $0 }
         let R = m.T_world_odom.rotationMatrix
-        out.featurePoints = output.featurePoints.map {
-            MapPoint(id: $0.id, position: m.T_world_odom * $0.position, covariance: R * $0.covariance * R.transpose)
+        out.featurePoints = output.featurePoints.map { p in
+            var moved = p
+            moved.position = m.T_world_odom * p.position
+            moved.covariance = R * p.covariance * R.transpose
+            return moved
         }
         if !m.isAligned, output.T_world_body != nil { out.trackingState = .limited(.relocalizing) }
         return out

@@ -56,6 +56,14 @@ public final class Session {
     /// plane tracker was the largest per-frame cost of a long session (docs/ar-session.md).
     /// 0 updates at every frame.
     public var planeUpdateInterval = 0.1
+    /// Largest depth uncertainty, as a fraction of the point's distance from the camera, of a point
+    /// that enters the plane map: the square root of its covariance's trace plus its motion depth
+    /// variance (``TrackedFeaturePoint/motionDepthSigma``), over that distance. Points triangulated
+    /// across a hand-held start, while the tracker held its velocity at zero, carry that doubt and
+    /// stay out until later views measure them; planes fitted to them sat 8–43 cm from the true
+    /// ceiling. The plane fits still weigh points by their covariance alone.
+    /// `.infinity` admits every point.
+    public var maximumPlanePointRelativeSigma = 0.2
     /// Data time of the last plane update, and the points seen since it (their sight lines).
     var lastPlaneUpdate: Double?
     var pointsSeenSincePlaneUpdate = Set<UInt64>()

@@ -33,7 +33,8 @@ struct TrackerPoseSource: PoseSource {
                                           image0: image, image1: rightImage)
         return SourceOutput(trackingState: result.trackingState, T_world_body: result.T_world_body,
                             featurePoints: result.featurePoints.map {
-                                MapPoint(id: UInt64($0.id), position: $0.position_world, covariance: $0.covariance ?? MapPoint.defaultCovariance)
+                                MapPoint(id: UInt64($0.id), position: $0.position_world, covariance: $0.covariance ?? MapPoint.defaultCovariance,
+                                         motionDepthSigma: $0.motionDepthSigma)
                             }, tracking: result)
     }
 }

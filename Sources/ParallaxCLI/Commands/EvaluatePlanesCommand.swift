@@ -95,7 +95,9 @@ struct EvaluatePlanesCommand: ParsableCommand {
             let p = row.map { r.planes[$0] }
             return "#\(row.map { String($0 + 1) } ?? "?") \(p?.classification.rawValue ?? "?") \(p?.truthID ?? "-"): \(w.hits)"
         }
+        let times = q.offSurfaceByTime().map { "\(Int($0.start))–\(Int($0.start + 5)) s \($0.off)/\($0.hits)" }
         return "extent hits beyond 2 cm by anchor (table row): " + rows.joined(separator: ", ") + "\n"
+            + "extent hits beyond 2 cm by session time (off/all): " + times.joined(separator: ", ") + "\n"
     }
 
     static func json(_ r: PlaneEvaluationReport, source: PoseSourceKind) -> String {

@@ -28,6 +28,9 @@ public struct PlaneMapQuality: Sendable, Equatable {
     public var geometryHitDistances: [Double]
     /// The anchor each `existingPlaneUsingExtent` hit landed on (parallel to ``extentHitDistances``).
     public var extentHitAnchors: [UUID] = []
+    /// When each `existingPlaneUsingExtent` hit was made, seconds after the first frame (parallel
+    /// to ``extentHitDistances``).
+    public var extentHitTimes: [Double] = []
 
     /// Anchors with `existingPlaneUsingExtent` hits more than `limit` (m) from any true surface,
     /// with those hits' count, most first: where the misses come from.
@@ -35,6 +38,22 @@ public struct PlaneMapQuality: Sendable, Equatable {
         var counts: [UUID: Int] = [:]
         for (d, a) in zip(extentHitDistances, extentHitAnchors) where d > limit { counts[a, default: 0] += 1 }
         return counts.map { ($0.key, $0.value) }.sorted { $0.hits != $1.hits ? $0.hits > $1.hits : $0.anchor.uuidString < $1.anchor.uuidString }
+    }
+
+    /// `existingPlaneUsingExtent` hits per `bucket` seconds of session time: how many were made
+    /// and how many landed more than `limit` (m) from any true surface, earliest bucket first.
+    /// Misses in the first seconds come from points triangulated before the tracker had measured
+    /// the motion (a hand-held start); later ones from the plane map itself.
+    public func offSurfaceByTime(bucket: Double = 5, beyond limit: Double = 0.02) -> [(start: Double, hits: Int, off: Int)] {
+        var rows: [Int: (hits: Int, off: Int)] = [:]
+        for (d, t) in zip(extentHitDistances, extentHitTimes) {
+            let k = Int((t / bucket).rounded(.down))
+            var r = rows[k, default: (0, 0)]
+            r.hits += 1
+            if d > limit { r.off += 1 }
+            rows[k] = r
+        }
+        return rows.keys.sorted().map { (Double($0) * bucket, rows[$0]!.hits, rows[$0]!.off) }
     }
 
     /// Anchors per seen truth plane.
@@ -66,6 +85,8 @@ public struct PlaneMapQualityRecorder {
     private var frames = 0
     private var extentHits: [Vector3] = [], geometryHits: [Vector3] = []
     private var extentAnchors: [UUID] = []
+    private var extentTimes: [Double] = []
+    private var firstTimestamp: Double?
 
     /// Creates a recorder.
     public init(truth: [TruthPlane]) {
@@ -80,6 +101,7 @@ public struct PlaneMapQualityRecorder {
     /// Records one frame: `T_W_C` is the true OpenCV camera pose (truth world), `T_A_W` the session's.
     public mutating func observe(_ frame: Frame, trueCamera T_W_C: RigidTransform?, T_A_W: RigidTransform?) {
         defer { frames += 1 }
+        if firstTimestamp == nil { firstTimestamp = frame.timestamp }
         if frames % visibilityStride == 0, let T_W_C {
             markVisible(frame.camera, T_W_C: T_W_C)
             coverage.observe(frame.camera, T_W_C: T_W_C, maximumRange: maximumRange)
@@ -92,6 +114,7 @@ public struct PlaneMapQualityRecorder {
                 if let h = frame.hitTest(p, types: .existingPlaneUsingExtent).first, let anchor = h.anchor {
                     extentHits.append(T_W_A * h.position)
                     extentAnchors.append(anchor.identifier)
+                    extentTimes.append(frame.timestamp - (firstTimestamp ?? frame.timestamp))
                 }
                 if let h = frame.hitTest(p, types: .existingPlaneUsingGeometry).first { geometryHits.append(T_W_A * h.position) }
             }
@@ -125,6 +148,7 @@ public struct PlaneMapQualityRecorder {
                                       extentHitDistances: extentHits.map { distanceToTruth(T_truth_world * $0) },
                                       geometryHitDistances: geometryHits.map { distanceToTruth(T_truth_world * $0) },
                                       extentHitAnchors: extentAnchors)
+        quality.extentHitTimes = extentTimes
         quality.glimpsed = glimpsed
         quality.seenArea = seenArea
         return quality

@@ -138,6 +138,7 @@ struct EstimatorCore {
         if state == nil { prepareStart(at: &frameTime, frame: frame, motion: motion, previousFrameTime: previousFrameTime) }
         if var s = state {
             if health.framesSinceInit == 0 { health.startTime = frameTime }
+            let interval = max(0, frameTime - s.timestamp)
             Propagator(noise: noise, gap: configuration.imuGaps).propagate(&s, to: frameTime, samples: imu.slice(from: s.timestamp))
             // A dropped image only propagates: the front-end did not see it, so no track ended.
             // A still camera (no image motion) gets a zero-velocity update instead of a clone, so the
@@ -146,6 +147,7 @@ struct EstimatorCore {
             if still {
                 let accepted = ZeroVelocityUpdater(sigma: configuration.zeroVelocitySigma).update(&s)
                 recordUpdate(used: accepted ? 1 : 0, rejected: accepted ? 0 : configuration.zeroVelocityRejectionWeight)
+                if accepted { s.lastHoldTime = s.timestamp }
             } else if motion?.isTurningInPlace(configuration) == true, lacksTranslationConstraint(s) {
                 // A hand holding the device: the image moves, but only as the gyro says it turns.
                 // Without tracks that triangulate, nothing else keeps the velocity from drifting.
@@ -155,8 +157,9 @@ struct EstimatorCore {
                 // EuRoC MH_03) until the filter reset: a hold leaves them alone.
                 var hold = ZeroVelocityUpdater(sigma: configuration.handheldHoldVelocitySigma)
                 hold.keepsBiases = s.accelBiasSigma > configuration.handheldHoldObservedBiasSigma
-                hold.update(&s)
+                if hold.update(&s) { s.lastHoldTime = s.timestamp }
             }
+            if let held = s.lastHoldTime, s.timestamp - held <= configuration.heldSettleTime { s.heldTime += interval }
             health.framesSinceTrackUpdate += 1
             if let frame, !still {
                 memory.frameCounter += 1

@@ -16,10 +16,12 @@ import ParallaxMath
 /// prediction). Each view keeps the raw observation and the pose its row was read from; the points
 /// are triangulated with the filter's current intrinsics and readout (``UpdaterHelper/modelled``).
 struct FeaturePointHistory {
-    /// One view of a feature: the observation and the body pose (R_world_body, p_world_body) of its frame.
+    /// One view of a feature: the observation and the body pose (R_world_body, p_world_body) of its
+    /// frame, with the filter's ``FilterState/heldTime`` at that frame.
     struct View {
         var observation: Observation
         var pose: (Matrix3, Vector3)
+        var heldTime: Double = 0
     }
 
     /// Views kept per feature from frames that left the window (or whose observations were consumed).

@@ -20,6 +20,8 @@ struct Clone {
     /// Measurement σ of this clone's observations relative to the still-image σ (≥ 1): larger in
     /// fast turns (``TrackerConfiguration/turnRateNoise``).
     var noiseScale: Double = 1
+    /// ``FilterState/heldTime`` when the clone was taken.
+    var heldTime: Double = 0
 }
 
 /// The MSCKF state: IMU navigation state plus a window of clones, with a dense covariance.
@@ -80,6 +82,16 @@ struct FilterState {
     /// first ``intrinsicCameras`` cameras.
     var intrinsicOffsets: [SIMD8<Double>]
     var clones: [Clone] = []
+    /// Seconds, since the filter started, over which its velocity was held at zero by assumption
+    /// (a still image's zero-velocity update, or the hand-held hold while turning in place) rather
+    /// than measured, or had been so within the last ``TrackerConfiguration/heldSettleTime``. Each
+    /// such update is a fresh measurement to the filter, but a hand's slow drift is the same error
+    /// frame after frame, so across a held stretch, and until the tracks have measured the velocity
+    /// again, the filter knows the motion less well than its covariance says (see
+    /// ``EstimatorCore/motionDepthSigma(_:views:window:cloneIndex:state:heldDrift:)``).
+    var heldTime: Double = 0
+    /// Time of the last accepted velocity hold (nil before any).
+    var lastHoldTime: Double?
     /// Row-major covariance, `dimension × dimension`. Written only by ``StateHelper``.
     var covariance: [Double]
 
@@ -137,6 +149,19 @@ struct FilterState {
 
     /// Column of clone `k`'s first error-state entry.
     func cloneColumn(_ k: Int) -> Int { clonesStart + 6 * k }
+
+    /// Covariance (m²) of clone `b`'s position minus clone `a`'s: how well the filter knows the
+    /// translation between two views of its window, `Σ_bb + Σ_aa − Σ_ab − Σ_ba` of the position blocks.
+    func relativePositionCovariance(_ a: Int, _ b: Int) -> Matrix3 {
+        let pa = cloneColumn(a) + 3, pb = cloneColumn(b) + 3
+        var m = [Double](repeating: 0, count: 9)
+        for i in 0..<3 {
+            for j in 0..<3 {
+                m[3 * i + j] = cov(pb + i, pb + j) + cov(pa + i, pa + j) - cov(pa + i, pb + j) - cov(pb + i, pa + j)
+            }
+        }
+        return Matrix3(rowMajor: m)
+    }
 
     /// Column of camera `i`'s extrinsic block (only for `i < calibratedCameras`).
     static func calibrationColumn(_ i: Int) -> Int { calibrationStart + 6 * i }

@@ -87,7 +87,7 @@ enum StateHelper {
         state.covariance = p
         state.clones.append(Clone(frame: frame, timestamp: state.timestamp, rotation: state.rotation,
                                   position: state.position, rotationFE: state.rotation, positionFE: state.position,
-                                  velocity: state.velocity))
+                                  velocity: state.velocity, heldTime: state.heldTime))
     }
 
     /// Sets the readout to `value` with standard deviation `sigma`, uncorrelated with the rest (a
