@@ -9,13 +9,31 @@ public struct PointCloud: Sendable, Equatable {
     public var points: [Vector3]
     /// One identifier per point, stable while the feature is tracked.
     public var identifiers: [UInt64]
-    /// Creates a cloud; `points` and `identifiers` must have the same length.
-    public init(points: [Vector3], identifiers: [UInt64]) {
+    /// Each point's position standard deviation (m), the triangulation's and the one the camera's
+    /// motion between its views adds (`TrackedFeaturePoint.motionDepthSigma`); nil when the source
+    /// gives none (ground-truth poses, a saved map).
+    public var sigmas: [Double]?
+    /// Points whose ``sigmas`` exceed this fraction of their distance from the camera are left out
+    /// of feature-point and estimated-plane hit tests and raycasts, and of the session's plane map
+    /// (``Session/maximumPlanePointRelativeSigma``): a hand-held start triangulates points over a
+    /// motion the tracker assumed rather than measured, 30–60 % of their range off.
+    public static let defaultMaximumRelativeSigma = 0.2
+
+    /// Creates a cloud; `points`, `identifiers` and `sigmas` (when given) must have the same length.
+    public init(points: [Vector3], identifiers: [UInt64], sigmas: [Double]? = nil) {
         self.points = points
         self.identifiers = identifiers
+        self.sigmas = sigmas
     }
     /// An empty cloud.
     public static let empty = PointCloud(points: [], identifiers: [])
+
+    /// The points whose σ is within `limit` times their distance from `origin` (all of them
+    /// without ``sigmas``).
+    public func confidentPoints(from origin: Vector3, limit: Double = PointCloud.defaultMaximumRelativeSigma) -> [Vector3] {
+        guard let sigmas, sigmas.count == points.count else { return points }
+        return zip(points, sigmas).filter { $0.1 <= limit * ($0.0 - origin).norm }.map(\.0)
+    }
 }
 
 /// One video frame with its camera pose and scene understanding (`ARFrame`).

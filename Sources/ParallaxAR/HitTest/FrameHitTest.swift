@@ -78,10 +78,12 @@ extension Frame {
     public func hitTest(_ point: Vector2, types: HitTestResultType) -> [HitTestResult] {
         let (o, d) = camera.ray(throughNormalized: point)
         var results: [HitTestResult] = []
-        if types.contains(.featurePoint), let cloud = rawFeaturePoints {
+        // Points whose depth is still doubtful (a hand-held start) answer no hit test.
+        let points = rawFeaturePoints?.confidentPoints(from: o) ?? []
+        if types.contains(.featurePoint) {
             // The feature closest in angle to the ray, within 1°; hit at its projection on the ray.
             var best: (angle: Double, t: Double)?
-            for p in cloud.points {
+            for p in points {
                 let v = p - o
                 let t = v.dot(d)
                 guard t > 0.05 else { continue }
@@ -94,7 +96,6 @@ extension Frame {
                                              localTransform: w, anchor: nil))
             }
         }
-        let points = rawFeaturePoints?.points ?? []
         for (kind, vertical) in [(HitTestResultType.estimatedHorizontalPlane, false), (.estimatedVerticalPlane, true)]
         where types.contains(kind) {
             if let plane = RayGeometry.estimatedPlane(origin: o, direction: d, points: points, up: worldUp, vertical: vertical),

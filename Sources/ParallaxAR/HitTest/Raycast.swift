@@ -84,7 +84,7 @@ extension Frame {
                                              anchor: plane, distance: t))
             }
         case .estimatedPlane:
-            let points = rawFeaturePoints?.points ?? []
+            let points = rawFeaturePoints?.confidentPoints(from: o) ?? []
             for (alignment, vertical) in [(PlaneAlignment.horizontal, false), (.vertical, true)] where accepts(alignment) {
                 if let plane = RayGeometry.estimatedPlane(origin: o, direction: d, points: points, up: worldUp, vertical: vertical),
                    let t = RayGeometry.intersect(origin: o, direction: d, planePoint: plane.point, normal: plane.normal) {

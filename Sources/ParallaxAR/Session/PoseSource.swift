@@ -16,6 +16,11 @@ struct MapPoint {
     /// (``TrackedFeaturePoint/motionDepthSigma``); 0 when the source gives none.
     var motionDepthSigma: Double = 0
 
+    /// Position σ (m): the square root of the covariance's trace and the motion depth variance.
+    var sigma: Double {
+        (covariance[0, 0] + covariance[1, 1] + covariance[2, 2] + motionDepthSigma * motionDepthSigma).squareRoot()
+    }
+
     /// The default covariance of points without one.
     static let defaultCovariance = Matrix3(diagonal: Vector3(4e-4, 4e-4, 4e-4))
 }

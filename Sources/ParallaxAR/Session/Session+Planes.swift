@@ -16,9 +16,7 @@ extension Session {
         if let centre = T_W_C?.translation {
             let limit = maximumPlanePointRelativeSigma
             landmarks.insert(output.featurePoints.filter { p in
-                let c = p.covariance
-                let variance = c[0, 0] + c[1, 1] + c[2, 2] + p.motionDepthSigma * p.motionDepthSigma
-                return variance.squareRoot() <= limit * (p.position - centre).norm
+                p.sigma <= limit * (p.position - centre).norm
             })
         } else {
             landmarks.insert(output.featurePoints)

@@ -63,7 +63,7 @@ public final class Session {
     /// stay out until later views measure them; planes fitted to them sat 8–43 cm from the true
     /// ceiling. The plane fits still weigh points by their covariance alone.
     /// `.infinity` admits every point.
-    public var maximumPlanePointRelativeSigma = 0.2
+    public var maximumPlanePointRelativeSigma = PointCloud.defaultMaximumRelativeSigma
     /// Data time of the last plane update, and the points seen since it (their sight lines).
     var lastPlaneUpdate: Double?
     var pointsSeenSincePlaneUpdate = Set<UInt64>()
@@ -301,7 +301,8 @@ public final class Session {
         var cloud: PointCloud?
         if configuration.providesFeaturePoints, let T_A_W {
             let sorted = output.featurePoints.sorted { $0.id < $1.id }
-            cloud = PointCloud(points: sorted.map { T_A_W * $0.position }, identifiers: sorted.map(\.id))
+            cloud = PointCloud(points: sorted.map { T_A_W * $0.position }, identifiers: sorted.map(\.id),
+                               sigmas: sorted.map(\.sigma))
         }
         var light: LightEstimate?
         if configuration.isLightEstimationEnabled, var estimator = lightEstimator {

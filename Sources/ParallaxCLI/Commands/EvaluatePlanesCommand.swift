@@ -78,7 +78,8 @@ struct EvaluatePlanesCommand: ParsableCommand {
             s += "only glimpsed (under 1 m² seen unoccluded, not required): "
                 + q.glimpsed.map { "\($0) \(f(q.seenArea[$0] ?? 0, 2)) m²" }.joined(separator: ", ") + "\n"
         }
-        for (name, d) in [("existingPlaneUsingExtent", q.extentHitDistances), ("existingPlaneUsingGeometry", q.geometryHitDistances)] {
+        for (name, d) in [("existingPlaneUsingExtent", q.extentHitDistances), ("existingPlaneUsingGeometry", q.geometryHitDistances),
+                          ("featurePoint", q.featurePointHitDistances)] {
             let within = PlaneMapQuality.fraction(d, within: 0.02).map { f(100 * $0, 1) } ?? "-"
             let p95 = d.isEmpty ? "-" : f(100 * SampleStatistics.quantile(d, 0.95), 2)
             s += "\(name) hits: \(d.count), within 2 cm of a true surface \(within) %, 95th percentile \(p95) cm\n"

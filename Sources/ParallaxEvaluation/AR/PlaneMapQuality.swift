@@ -26,6 +26,8 @@ public struct PlaneMapQuality: Sendable, Equatable {
     public var extentHitDistances: [Double]
     /// The same for `existingPlaneUsingGeometry` hits.
     public var geometryHitDistances: [Double]
+    /// The same for `featurePoint` hits (the tracked points themselves, not the planes).
+    public var featurePointHitDistances: [Double] = []
     /// The anchor each `existingPlaneUsingExtent` hit landed on (parallel to ``extentHitDistances``).
     public var extentHitAnchors: [UUID] = []
     /// When each `existingPlaneUsingExtent` hit was made, seconds after the first frame (parallel
@@ -83,7 +85,7 @@ public struct PlaneMapQualityRecorder {
     private var seen = Set<String>()
     private var coverage: PlaneCoverage
     private var frames = 0
-    private var extentHits: [Vector3] = [], geometryHits: [Vector3] = []
+    private var extentHits: [Vector3] = [], geometryHits: [Vector3] = [], featureHits: [Vector3] = []
     private var extentAnchors: [UUID] = []
     private var extentTimes: [Double] = []
     private var firstTimestamp: Double?
@@ -117,6 +119,7 @@ public struct PlaneMapQualityRecorder {
                     extentTimes.append(frame.timestamp - (firstTimestamp ?? frame.timestamp))
                 }
                 if let h = frame.hitTest(p, types: .existingPlaneUsingGeometry).first { geometryHits.append(T_W_A * h.position) }
+                if let h = frame.hitTest(p, types: .featurePoint).first { featureHits.append(T_W_A * h.position) }
             }
         }
     }
@@ -149,6 +152,7 @@ public struct PlaneMapQualityRecorder {
                                       geometryHitDistances: geometryHits.map { distanceToTruth(T_truth_world * $0) },
                                       extentHitAnchors: extentAnchors)
         quality.extentHitTimes = extentTimes
+        quality.featurePointHitDistances = featureHits.map { distanceToTruth(T_truth_world * $0) }
         quality.glimpsed = glimpsed
         quality.seenArea = seenArea
         return quality
