@@ -143,9 +143,10 @@ extension EstimatorCore {
     ///   window were fixed when marginalised, and their error relative to it is at least this;
     /// - `(heldDrift · h)²`, with `h` the seconds between the two views during which the filter held
     ///   its velocity at zero or had done so within ``TrackerConfiguration/heldSettleTime``
-    ///   (``FilterState/heldTime``): a hand drifting at up to `heldDrift` meanwhile. On a phone start (simulated TUM-VI room5), the hand moved 1.6 cm in the
-    ///   first 1.3 s while the filter's estimate moved 0.4 mm, and the points triangulated across
-    ///   those frames were 28 % of their range off (median) until about 5 s.
+    ///   (``FilterState/heldTime``): a hand drifting at up to `heldDrift` meanwhile. On a phone
+    ///   start (simulated TUM-VI room5) the hand moved 1.6 cm in the first 1.3 s while the
+    ///   filter's estimate moved 0.4 mm, and the points triangulated across those frames were 28 %
+    ///   of their range off (median) until about 5 s.
     ///
     /// Zero for a single view and for stereo views (a stereo pair's baseline is the rig's).
     static func motionDepthSigma(_ x: Vector3, views: [FeaturePointHistory.View], window: [Int],
