@@ -13,9 +13,9 @@ import Testing
 /// carries that doubt (`TrackedFeaturePoint.motionDepthSigma`), and the session's plane map admits
 /// only points whose depth σ is within 20 % of their distance.
 ///
-/// Error of a point: its distance to the nearest true surface (the scene's planes; points on the
-/// plant and the mug are on no plane and count as errors too), over its distance to the camera,
-/// after the posyaw alignment of the trajectory to the truth.
+/// Error of a point: its distance to the nearest true surface (the scene's planes, as `evaluate
+/// planes` measures it; points on the plant and the mug are on no plane and count as errors too),
+/// over its distance to the camera, after the posyaw alignment of the trajectory to the truth.
 @Suite("Points across a hand-held start", .serialized)
 struct HandheldStartPointsTests {
     @Test("Points triangulated across the start's velocity holds are flagged", .needsSharedTrajectories)
@@ -37,7 +37,7 @@ struct HandheldStartPointsTests {
         let alignment = try #require(try summary.evaluation()).ate.alignment
         let start = try #require(samples.first?.time)
         let errors = samples.map { s in
-            Self.distance(alignment.rotation * s.point + alignment.translation, to: truth) / s.range
+            PlaneMapQualityRecorder.distance(alignment.rotation * s.point + alignment.translation, toNearestOf: truth) / s.range
         }
         let admitted = zip(samples, errors).filter { $0.0.doubt <= 0.2 }.map(\.1)
         let early = zip(samples, errors).filter { $0.0.time - start < 3 }
@@ -45,32 +45,13 @@ struct HandheldStartPointsTests {
         let flaggedBadEarly = badEarly.filter { $0.0.doubt > 0.2 }
         print(String(format: "%@ first 8 s: %d points (error median %.3f, p90 %.3f), %d admitted, admitted error median %.3f p90 %.3f; "
                      + "first 3 s of normal: %d points, %d over 10 %% off, %d of those flagged",
-                     name, samples.count, Self.quantile(errors, 0.5), Self.quantile(errors, 0.9), admitted.count, Self.quantile(admitted, 0.5), Self.quantile(admitted, 0.9),
+                     name, samples.count, SampleStatistics.quantile(errors, 0.5), SampleStatistics.quantile(errors, 0.9), admitted.count, SampleStatistics.quantile(admitted, 0.5), SampleStatistics.quantile(admitted, 0.9),
                      early.count, badEarly.count, flaggedBadEarly.count))
         #expect(!badEarly.isEmpty, "the start gives wrong points to flag")
         #expect(Double(flaggedBadEarly.count) >= 0.9 * Double(badEarly.count))
-        #expect(Self.quantile(admitted, 0.5) <= 0.01)
-        #expect(Self.quantile(admitted, 0.9) <= 0.05)
-    }
-
-    static func quantile(_ values: [Double], _ q: Double) -> Double {
-        guard !values.isEmpty else { return .nan }
-        let sorted = values.sorted()
-        return sorted[min(sorted.count - 1, Int(q * Double(sorted.count)))]
-    }
-
-    /// Distance (m) from `p` to the nearest truth plane whose polygon's bounding box (grown by 5 cm)
-    /// holds `p`'s projection on it; infinity when none does.
-    static func distance(_ p: Vector3, to truth: [TruthPlane]) -> Double {
-        var best = Double.infinity
-        for t in truth {
-            let along = p.dot(t.normal) - t.offset
-            let q = p - t.normal * along
-            let lo = t.polygon.reduce(Vector3(repeating: .infinity)) { pointwiseMin($0, $1) } - Vector3(repeating: 0.05)
-            let hi = t.polygon.reduce(Vector3(repeating: -.infinity)) { pointwiseMax($0, $1) } + Vector3(repeating: 0.05)
-            guard q.x >= lo.x, q.y >= lo.y, q.z >= lo.z, q.x <= hi.x, q.y <= hi.y, q.z <= hi.z else { continue }
-            best = min(best, abs(along))
-        }
-        return best
+        // (SampleStatistics.quantile gives 0 for no values: the admitted points must exist.)
+        #expect(!admitted.isEmpty)
+        #expect(SampleStatistics.quantile(admitted, 0.5) <= 0.01)
+        #expect(SampleStatistics.quantile(admitted, 0.9) <= 0.05)
     }
 }

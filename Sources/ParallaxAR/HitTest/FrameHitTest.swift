@@ -78,8 +78,10 @@ extension Frame {
     public func hitTest(_ point: Vector2, types: HitTestResultType) -> [HitTestResult] {
         let (o, d) = camera.ray(throughNormalized: point)
         var results: [HitTestResult] = []
-        // Points whose depth is still doubtful (a hand-held start) answer no hit test.
-        let points = rawFeaturePoints?.confidentPoints(from: o) ?? []
+        // Points whose depth is still doubtful (a hand-held start) answer no hit test; plane-only
+        // queries need no points.
+        let pointTypes: HitTestResultType = [.featurePoint, .estimatedHorizontalPlane, .estimatedVerticalPlane]
+        let points = types.isDisjoint(with: pointTypes) ? [] : rawFeaturePoints?.confidentPoints(from: o) ?? []
         if types.contains(.featurePoint) {
             // The feature closest in angle to the ray, within 1°; hit at its projection on the ray.
             var best: (angle: Double, t: Double)?

@@ -159,7 +159,10 @@ public struct PlaneMapQualityRecorder {
     }
 
     /// Distance (m) from `p` to the nearest truth polygon (convex hull on its plane).
-    func distanceToTruth(_ p: Vector3) -> Double {
+    func distanceToTruth(_ p: Vector3) -> Double { Self.distance(p, toNearestOf: truth) }
+
+    /// Distance (m) from `p` to the nearest of `truth`'s polygons (each the convex hull on its plane).
+    public static func distance(_ p: Vector3, toNearestOf truth: [TruthPlane]) -> Double {
         truth.map { t in
             let (e1, e2) = ConvexPolygon.basis(ofPlaneWithNormal: t.normal)
             let hull = ConvexPolygon.hull(t.polygon.map { Vector2($0.dot(e1), $0.dot(e2)) })

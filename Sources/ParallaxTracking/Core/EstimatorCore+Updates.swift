@@ -115,13 +115,14 @@ extension EstimatorCore {
                 }
             }
             let views = pointHistory.record(f.id, window: recent)
+            let windowFrames = recent.map(\.observation.frame)
             for candidate in [views, recent] where candidate.count >= 2 || (candidate.count == 1 && candidate[0].observation.right != nil) {
                 let obs = candidate.map { UpdaterHelper.modelled($0.observation, state: s, lenses: lenses) }
                 let poses = candidate.map(\.pose)
                 if let x = Triangulation.triangulate(obs, poses: poses, rig: s.rig,
                                                      iterations: 3, minParallax: configuration.featurePointMinParallax) {
                     let covariance = Triangulation.pointCovariance(x, obs, poses: poses, rig: s.rig, sigmaNormalized: sigma)
-                    let motion = Self.motionDepthSigma(x, views: candidate, window: recent.map(\.observation.frame),
+                    let motion = Self.motionDepthSigma(x, views: candidate, window: windowFrames,
                                                        cloneIndex: cloneIndex, state: s,
                                                        heldDrift: configuration.handheldHoldVelocitySigma)
                     out.append(TrackedFeaturePoint(id: f.id, position_world: x, covariance: covariance, motionDepthSigma: motion))
