@@ -28,6 +28,9 @@ public struct SimulationConfiguration: Sendable {
     /// When set, the initial biases are drawn from the seed with this spread instead of the two
     /// fixed values above (the ground-truth CSV's bias columns hold what was drawn).
     public var initialBiasSpread: InitialBiasSpread?
+    /// Sizes of the IMU's scale-factor and misalignment errors, drawn from the seed (none by
+    /// default); the drawn matrices go to `truth/imu.json`.
+    public var imuIntrinsicErrors = IMUIntrinsicErrorSizes.none
     /// Camera imperfections (exposure blur, rolling shutter, time shift, calibration error,
     /// auto-exposure); none by default, which keeps the output byte-identical to earlier versions.
     public var sensorEffects = SensorEffects()
@@ -107,9 +110,10 @@ public final class Simulator {
             CalibrationPerturbation(truth: $1, sizes: effects.calibrationError, seed: config.seed, index: $0)
         }
         let bias = config.initialBiases
-        let imuSim = IMUSimulator(
+        var imuSim = IMUSimulator(
             rate: config.imu.rateHz, noise: config.imu.noiseDensities,
             initialGyroscopeBias: bias.gyroscope, initialAccelerometerBias: bias.accelerometer)
+        imuSim.intrinsics = config.imuIntrinsicErrors.draw(seed: config.seed)
         let imuSamples = try imuSim.simulate(trajectory: trajectory, seed: config.seed, timeOffsetNanoseconds: config.timeOffsetNs)
 
         let writer = try EuRoCWriter(url: folder, cameras: perturbations.map { effects.statedCalibration($0.written) },
@@ -142,6 +146,12 @@ public final class Simulator {
             } else {
                 // A stale file from an earlier run with effects would lie about this one.
                 try? FileManager.default.removeItem(at: truth.appendingPathComponent("meta.json"))
+            }
+            let imuTruth = truth.appendingPathComponent("imu.json")
+            if config.imuIntrinsicErrors.isZero {
+                try? FileManager.default.removeItem(at: imuTruth)
+            } else {
+                try IMUTruthFile(sizes: config.imuIntrinsicErrors, errors: imuSim.intrinsics).json().write(to: imuTruth)
             }
         } catch {
             throw SimulationError.invalidInput(file: truth.path, reason: "cannot write truth files (\(error.localizedDescription))")

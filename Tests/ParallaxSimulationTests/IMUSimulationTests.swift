@@ -119,4 +119,39 @@ import Testing
         let shift = drawn[50].gyroscope - fixed[50].gyroscope
         #expect((shift - (two.gyroscope - fixed[0].gyroscopeBias)).norm < 1e-12)
     }
+
+    /// Scale and misalignment errors: each reading is D times the true signal (plus the bias), D
+    /// lower triangular around I with the drawn spread; none gives the original readings.
+    @Test func scaleAndMisalignmentErrors() throws {
+        #expect(IMUIntrinsicErrorSizes.none.draw(seed: 4) == .none)
+        let sizes = IMUIntrinsicErrorSizes(scaleFraction: 0.01, misalignmentDegrees: 0.3)
+        let errors = sizes.draw(seed: 4)
+        #expect(errors == sizes.draw(seed: 4) && errors != sizes.draw(seed: 5))
+        for d in [errors.gyroscope, errors.accelerometer] {
+            #expect(d[0, 1] == 0 && d[0, 2] == 0 && d[1, 2] == 0)
+            #expect(d[1, 0] != 0 && d[2, 0] != 0 && d[2, 1] != 0 && d[0, 0] != 1)
+        }
+        // Over many seeds: 1 % per scale error, 0.3° per angle.
+        var scales = 0.0, angles = 0.0
+        for seed in 1...300 {
+            let g = sizes.draw(seed: UInt64(seed)).gyroscope
+            scales += [g[0, 0], g[1, 1], g[2, 2]].map { ($0 - 1) * ($0 - 1) }.reduce(0, +)
+            angles += [g[1, 0], g[2, 0], g[2, 1]].map { $0 * $0 }.reduce(0, +)
+        }
+        #expect(abs((scales / 900).squareRoot() / 0.01 - 1) < 0.1)
+        #expect(abs((angles / 900).squareRoot() / (0.3 * .pi / 180) - 1) < 0.1)
+
+        let trajectory = try TrajectoryBuilder.preset(.handheld, duration: 2)
+        let perfect = IMUSimulator(noise: .zero, initialGyroscopeBias: .zero, initialAccelerometerBias: .zero)
+        var flawed = perfect
+        flawed.intrinsics = errors
+        let a = try perfect.simulate(trajectory: trajectory, seed: 1), b = try flawed.simulate(trajectory: trajectory, seed: 1)
+        var moved = 0.0
+        for k in stride(from: 0, to: a.count, by: 37) {
+            #expect((b[k].gyroscope - errors.gyroscope * a[k].gyroscope).norm < 1e-12)
+            #expect((b[k].accelerometer - errors.accelerometer * a[k].accelerometer).norm < 1e-12)
+            moved = max(moved, (b[k].gyroscope - a[k].gyroscope).norm)
+        }
+        #expect(moved > 1e-3)
+    }
 }

@@ -22,8 +22,8 @@ struct ChiSquaredGateTests {
         var block = [Double](repeating: 0, count: c * c)
         for a in 0..<c {
             for b in 0..<c {
-                block[a * c + b] = s.covariance[(FilterState.updateStart + columns.window[a]) * n
-                                                + FilterState.updateStart + columns.window[b]]
+                block[a * c + b] = s.covariance[(s.updateStart + columns.window[a]) * n
+                                                + s.updateStart + columns.window[b]]
             }
         }
         // A residual direction of unit norm; its scale sweeps the gate.

@@ -13,7 +13,7 @@ enum EstimatorTestSupport {
 
     /// A moving, tilted state with biases and `clones` clones spread along its path, with a random
     /// symmetric positive-definite covariance (σ ≈ 0.1 on every axis, correlated).
-    static func state(clones: Int, seed: UInt64) -> FilterState {
+    static func state(clones: Int, seed: UInt64, imuIntrinsics: Bool = false) -> FilterState {
         var rng = Numbers(seed: seed)
         let nav = NavigationState(timestamp: 1, T_world_body: RigidTransform(rotationMatrix: SO3.exp(rng.vector()),
                                                                              translation: rng.vector()),
@@ -21,7 +21,8 @@ enum EstimatorTestSupport {
                                   biasAccel: rng.vector() * 0.05)
         let prior = TrackerConfiguration.InitialUncertainty(tilt: 0.1, yaw: 0.1, position: 0.1, velocity: 0.1,
                                                             gyroBias: 0.1, accelBias: 0.1)
-        var s = FilterState(navigation: nav, uncertainty: prior)
+        var s = FilterState(navigation: nav, uncertainty: prior,
+                            imuIntrinsicSigmas: imuIntrinsics ? [Double](repeating: 0.005, count: 12) : [])
         for k in 0..<clones {
             s.position += s.velocity * 0.05
             s.rotation = s.rotation * SO3.exp(Vector3(0.01, -0.02, 0.03))
@@ -49,6 +50,11 @@ enum EstimatorTestSupport {
     static func errorState(from a: FilterState, to b: FilterState) -> [Double] {
         var dx = SO3.log(b.rotation * a.rotation.transpose).array + (b.position - a.position).array
         dx += (b.velocity - a.velocity).array + (b.biasGyro - a.biasGyro).array + (b.biasAccel - a.biasAccel).array
+        if a.estimatesIMUIntrinsics {
+            let i = a.imuIntrinsics, j = b.imuIntrinsics
+            dx += (j.gyroScale - i.gyroScale).array + (j.gyroMisalignment - i.gyroMisalignment).array
+            dx += (j.accelScale - i.accelScale).array + (j.accelMisalignment - i.accelMisalignment).array
+        }
         dx.append(b.timeOffset - a.timeOffset)
         dx.append(b.readout - a.readout)
         for k in 0..<min(a.clones.count, b.clones.count) {

@@ -40,7 +40,7 @@ struct ExtrinsicJacobianTests {
     @Test("each analytic column matches the central difference of the residual")
     func columnsMatchFiniteDifferences() throws {
         let (s, obs, x) = Self.setup()
-        #expect(s.calibratedCameras == 2 && s.clonesStart == FilterState.calibrationStart + 12)
+        #expect(s.calibratedCameras == 2 && s.clonesStart == s.calibrationStart + 12)
         var cloneIndex: [Int: Int] = [:]
         for (k, c) in s.clones.enumerated() { cloneIndex[c.frame] = k }
         let f = try #require(UpdaterHelper.linearize(obs, point: x, cloneIndex: cloneIndex, state: s))
@@ -48,7 +48,7 @@ struct ExtrinsicJacobianTests {
         let eps = 1e-6
         var worst = 0.0
         for column in 0..<f.columns {
-            let stateColumn = FilterState.updateStart + column
+            let stateColumn = s.updateStart + column
             func residual(_ sign: Double) throws -> [Double] {
                 var p = s
                 var dx = [Double](repeating: 0, count: s.dimension)
@@ -118,7 +118,7 @@ struct ExtrinsicJacobianTests {
         func residual(_ sign: Double) throws -> [Double] {
             var p = s
             var dx = [Double](repeating: 0, count: s.dimension)
-            dx[FilterState.readoutColumn] = sign * eps
+            dx[s.readoutColumn] = sign * eps
             p.inject(dx)
             return try #require(UpdaterHelper.linearize(obs.map { $0.withReadout(p.readout) }, point: x,
                                                         cloneIndex: cloneIndex, state: p)).residual

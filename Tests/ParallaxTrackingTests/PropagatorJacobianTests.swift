@@ -19,9 +19,12 @@ struct PropagatorJacobianTests {
         }
     }
 
-    @Test("Φ matches numerical differentiation of the mean")
+    @Test("Φ matches numerical differentiation of the mean, IMU intrinsics included")
     func transitionMatchesNumericalJacobian() throws {
-        let start = Support.state(clones: 0, seed: 11)
+        var start = Support.state(clones: 0, seed: 11, imuIntrinsics: true)
+        // An IMU with scale and misalignment errors: ω = T_g (ω̃ − b_g), a = T_a (ã − b_a), T ≠ I.
+        start.imuIntrinsics = IMUIntrinsics(gyroScale: Vector3(0.012, -0.007, 0.004), gyroMisalignment: Vector3(0.003, -0.005, 0.002),
+                                            accelScale: Vector3(-0.006, 0.009, 0.003), accelMisalignment: Vector3(-0.002, 0.004, 0.001))
         let samples = Self.samples()[...]
         let propagator = Propagator(noise: .euroc)
         let t = 1.05
@@ -38,7 +41,9 @@ struct PropagatorJacobianTests {
         #expect(nominal.rotation == base.rotation && nominal.position == base.position)
         let eps = 1e-6
         var worst = 0.0
-        for column in 0..<15 {
+        let m = start.imuDimension
+        #expect(m == 27)
+        for column in 0..<m {
             var plus = start, minus = start
             var dx = [Double](repeating: 0, count: start.dimension)
             dx[column] = eps
@@ -46,7 +51,7 @@ struct PropagatorJacobianTests {
             dx[column] = -eps
             minus.inject(dx)
             let difference = Support.errorState(from: try propagated(minus), to: try propagated(plus))
-            for row in 0..<15 {
+            for row in 0..<m {
                 let numeric = difference[row] / (2 * eps)
                 let analytic = base.phi[row / 3, column / 3][row % 3, column % 3]
                 worst = max(worst, abs(numeric - analytic))
@@ -55,14 +60,18 @@ struct PropagatorJacobianTests {
         #expect(worst < 1e-6, "largest |Φ − numerical| = \(worst)")
     }
 
-    @Test("Covariance propagation keeps P symmetric and leaves the clone block alone")
+    @Test("Covariance propagation keeps P symmetric and leaves the clone block alone, with and without IMU intrinsics")
     func covariancePropagation() throws {
-        let start = Support.state(clones: 2, seed: 12)
-        var s = start
-        Propagator(noise: .euroc).propagate(&s, to: 1.05, samples: Self.samples()[...])
-        let n = s.dimension
-        for i in 0..<n { for j in 0..<i { #expect(s.covariance[i * n + j] == s.covariance[j * n + i]) } }
-        for i in 15..<n { for j in 15..<n { #expect(abs(s.covariance[i * n + j] - start.covariance[i * n + j]) < 1e-15) } }
-        #expect(s.timestamp == 1.05 && s.positionFE == s.position && s.velocityFE == s.velocity)
+        for intrinsics in [false, true] {
+            let start = Support.state(clones: 2, seed: 12, imuIntrinsics: intrinsics)
+            var s = start
+            Propagator(noise: .euroc).propagate(&s, to: 1.05, samples: Self.samples()[...])
+            let n = s.dimension
+            for i in 0..<n { for j in 0..<i { #expect(s.covariance[i * n + j] == s.covariance[j * n + i]) } }
+            let m = s.imuDimension
+            for i in m..<n { for j in m..<n { #expect(abs(s.covariance[i * n + j] - start.covariance[i * n + j]) < 1e-15) } }
+            #expect(s.timestamp == 1.05 && s.positionFE == s.position && s.velocityFE == s.velocity)
+            #expect(m == (intrinsics ? 27 : 15))
+        }
     }
 }

@@ -100,7 +100,7 @@ struct StateHelperTests {
         // A fixed time offset (no variance, no correlation): the clone is a plain copy.
         var s = Support.state(clones: 2, seed: 5)
         let n = s.dimension
-        for i in 0..<n { s.covariance[i * n + FilterState.timeOffsetColumn] = 0; s.covariance[FilterState.timeOffsetColumn * n + i] = 0 }
+        for i in 0..<n { s.covariance[i * n + s.timeOffsetColumn] = 0; s.covariance[s.timeOffsetColumn * n + i] = 0 }
         var a = s
         StateHelper.augmentClone(&a, frame: 9)
         let m = a.dimension
@@ -128,7 +128,7 @@ struct StateHelperTests {
     @Test("A clone's covariance is J P Jᵀ with the time-offset column J = [ω_world; v]")
     func cloneCarriesTimeOffsetJacobian() {
         let s = Support.state(clones: 1, seed: 8)
-        let n = s.dimension, m = n + 6, td = FilterState.timeOffsetColumn
+        let n = s.dimension, m = n + 6, td = s.timeOffsetColumn
         let w = Vector3(0.3, -0.2, 0.5)
         var a = s
         StateHelper.augmentClone(&a, frame: 7, angularVelocityWorld: w)

@@ -88,11 +88,20 @@ enum TrackingFixtures {
     /// linked, not copied). Only the IMU is rendered again, which takes a second.
     static func withRedrawnBias(of name: String, trajectory: String, duration: Double, profile: SensorProfile,
                                 spread: InitialBiasSpread, into folder: URL) throws {
+        try withRedrawnIMU(of: name, trajectory: trajectory, duration: duration, profile: profile, into: folder) {
+            $0.initialBiasSpread = spread
+        }
+    }
+
+    /// As ``withRedrawnBias(of:trajectory:duration:profile:spread:into:)``, with the IMU simulated
+    /// again under whatever `configure` changes (its biases, its scale and misalignment errors).
+    static func withRedrawnIMU(of name: String, trajectory: String, duration: Double, profile: SensorProfile,
+                               into folder: URL, configure: (inout SimulationConfiguration) -> Void) throws {
         let source = cache.appendingPathComponent(name)
         try simulate(trajectory: trajectory, stereo: false, duration: duration, into: folder) { config in
             config.sensorEffects = profile.effects
             config.renderImages = false
-            config.initialBiasSpread = spread
+            configure(&config)
         }
         let fm = FileManager.default
         let cam0 = folder.appendingPathComponent("mav0/cam0")

@@ -120,6 +120,7 @@ struct ReplayCommand: ParsableCommand {
         \(f(SampleStatistics.quantile(s.decodeMs, 0.5))) / \(f(SampleStatistics.quantile(s.decodeMs, 0.99)))
         """ + (s.finalTimeOffset.map { String(format: "\ncamera–IMU time offset (timeshift_cam_imu): %.3f ms", $0 * 1e3) } ?? "")
             + CalibrationReport.readout(s) + CalibrationReport.extrinsics(s) + CalibrationReport.intrinsics(s)
+            + CalibrationReport.imu(s)
             + CalibrationReport.biases(s)
     }
 }

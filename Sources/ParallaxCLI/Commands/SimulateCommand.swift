@@ -77,6 +77,17 @@ struct SimulateCommand: ParsableCommand {
             help: "Draw the accelerometer's initial bias from the seed: σ per axis in m/s² (0: the fixed default).")
     var accelBiasSpread: Double = 0
 
+    @Option(name: .customLong("imu-scale-error"), parsing: .unconditional, help: """
+        IMU scale-factor errors: σ per axis in percent, drawn from the seed for the gyroscope and the \
+        accelerometer (0 to 10; truth/imu.json gets the drawn values).
+        """)
+    var imuScaleError: Double = 0
+
+    @Option(name: .customLong("imu-misalignment"), parsing: .unconditional, help: """
+        IMU axis misalignment: σ per angle in degrees (three per sensor, drawn from the seed; 0 to 5).
+        """)
+    var imuMisalignment: Double = 0
+
     @Flag(name: .customLong("constant-lighting"), help: "Keep lighting and exposure constant.")
     var constantLighting = false
 
@@ -105,6 +116,8 @@ struct SimulateCommand: ParsableCommand {
         try NumberChecks.nonNegative(imageNoise, "--image-noise", atMost: Self.maxImageNoise, unit: "grey levels")
         try NumberChecks.nonNegative(gyroBiasSpread, "--gyro-bias-spread", atMost: Self.maxGyroBiasSpread, unit: "rad/s")
         try NumberChecks.nonNegative(accelBiasSpread, "--accel-bias-spread", atMost: Self.maxAccelBiasSpread, unit: "m/s²")
+        try NumberChecks.nonNegative(imuScaleError, "--imu-scale-error", atMost: 10, unit: "%")
+        try NumberChecks.nonNegative(imuMisalignment, "--imu-misalignment", atMost: 5, unit: "degrees")
     }
 
     func run() throws {
@@ -124,6 +137,7 @@ struct SimulateCommand: ParsableCommand {
             print("initial biases drawn from seed \(seed): gyroscope \(text(drawn.gyroscope, 5)) rad/s, "
                   + "accelerometer \(text(drawn.accelerometer, 4)) m/s²")
         }
+        config.imuIntrinsicErrors = IMUIntrinsicErrorSizes(scaleFraction: imuScaleError / 100, misalignmentDegrees: imuMisalignment)
         config.sensorEffects = try sensor.effects(stereo: stereo)
         var cameras = [CameraCalibration.eurocCam0, .eurocCam1]
         var imu = IMUCalibration.eurocIMU

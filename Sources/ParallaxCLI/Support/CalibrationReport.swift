@@ -46,4 +46,15 @@ enum CalibrationReport {
                           i, v[0], v[1], v[2], v[3], v[4], v[5])
         }.joined()
     }
+
+    /// The IMU's estimated scale and misalignment corrections (empty when not estimated).
+    static func imu(_ s: DatasetRunner.Summary) -> String {
+        guard let c = s.finalIMUIntrinsics else { return "" }
+        func line(_ name: String, _ scale: Vector3, _ misalignment: Vector3) -> String {
+            let k = scale * 100, m = misalignment * (180 / .pi)
+            return String(format: "\n%@ correction (estimated): scale [%+.3f, %+.3f, %+.3f] %%, misalignment [%+.3f, %+.3f, %+.3f]°",
+                          name, k.x, k.y, k.z, m.x, m.y, m.z)
+        }
+        return line("gyroscope", c.gyroScale, c.gyroMisalignment) + line("accelerometer", c.accelScale, c.accelMisalignment)
+    }
 }

@@ -20,10 +20,12 @@ public struct SimulatedIMUSample: Sendable, Equatable {
     public var state: TrajectoryState
 }
 
-/// The IMU measurement model (Forster et al. 2017, eqs. 27–28; Kalibr's IMU noise model):
+/// The IMU measurement model (Forster et al. 2017, eqs. 27–28; Kalibr's IMU noise model), with
+/// the scale-factor and misalignment matrices D_g and D_a of ``IMUIntrinsicErrors`` (identity by
+/// default):
 ///
-///     ω̃ = ω_body + b_g + η_g
-///     ã = R_world_bodyᵀ (a_world − g) + b_a + η_a,   g = (0, 0, −9.81)
+///     ω̃ = D_g ω_body + b_g + η_g
+///     ã = D_a R_world_bodyᵀ (a_world − g) + b_a + η_a,   g = (0, 0, −9.81)
 ///     ḃ_g = η_bg,  ḃ_a = η_ba
 ///
 /// Discretised at Δt = 1/rate: white noise has σ_d = σ_c / √Δt, and a bias random walk moves by
@@ -42,6 +44,8 @@ public struct IMUSimulator: Sendable {
     public var initialAccelerometerBias: Vector3
     /// Adds white measurement noise when true (biases still walk when false).
     public var whiteNoiseEnabled: Bool
+    /// Scale-factor and misalignment errors (none by default).
+    public var intrinsics = IMUIntrinsicErrors.none
 
     /// Creates a simulator (200 Hz ADIS16448 with small initial biases by default).
     public init(
@@ -84,8 +88,8 @@ public struct IMUSimulator: Sendable {
             let t = Double(ns) * 1e-9
             let state = trajectory.state(at: t)
             let rotation = state.T_world_body.rotation
-            var gyro = state.angularVelocityBody + bg
-            var accel = rotation.inverse.act(state.accelerationWorld - Self.gravity) + ba
+            var gyro = intrinsics.gyroscope * state.angularVelocityBody + bg
+            var accel = intrinsics.accelerometer * rotation.inverse.act(state.accelerationWorld - Self.gravity) + ba
             let nGyro = whiteRandom.gaussian3(), nAccel = whiteRandom.gaussian3()
             if whiteNoiseEnabled {
                 gyro += sigmaGyro * nGyro

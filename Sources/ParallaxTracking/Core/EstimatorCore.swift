@@ -19,6 +19,9 @@ struct EstimatorCore {
     /// Intrinsic offsets from the calibration: the filter's latest estimates when the intrinsics
     /// are estimated online (kept across resets, like the extrinsics), empty otherwise.
     var intrinsicOffsets: [SIMD8<Double>] = []
+    /// The IMU's scale and misalignment corrections: the filter's latest estimates when they are
+    /// estimated online (kept across resets, like the camera intrinsics).
+    var imuIntrinsics = IMUIntrinsics()
     let camera0Model: any CameraModel
     let noise: IMUNoise
     /// Camera–IMU time offset before any estimate: the calibration's `timeshift_cam_imu`, or 0.
@@ -128,7 +131,8 @@ struct EstimatorCore {
         let gyroNow = imu.gyro(at: frameTime)
         if readoutEstimator != nil, let f = frame, let gyroNow { estimateReadout(f, gyro: gyroNow, rotation: predicted) }
         if let rollingShutter, let f = frame {
-            frame = rollingShutter.apply(f, angularVelocity: (gyroNow ?? .zero) - (state?.biasGyro ?? .zero))
+            let correction = state?.gyroCorrection ?? .identity
+            frame = rollingShutter.apply(f, angularVelocity: correction * ((gyroNow ?? .zero) - (state?.biasGyro ?? .zero)))
         }
         let t1 = ThreadClock.milliseconds()
         let featureCount = frame?.features.count ?? 0
@@ -163,7 +167,7 @@ struct EstimatorCore {
             health.framesSinceTrackUpdate += 1
             if let frame, !still {
                 memory.frameCounter += 1
-                let rate = (gyroNow ?? s.biasGyro) - s.biasGyro
+                let rate = s.gyroCorrection * ((gyroNow ?? s.biasGyro) - s.biasGyro)
                 StateHelper.augmentClone(&s, frame: memory.frameCounter, angularVelocityWorld: s.rotation * rate)
                 let turnNoise = configuration.turnRateNoise + configuration.readoutTurnRateNoise * (rollingShutter?.readout ?? 0)
                 if turnNoise > 0 {
@@ -176,6 +180,7 @@ struct EstimatorCore {
                 followReadoutEstimate(s)
                 rig = s.rig
                 intrinsicOffsets = s.intrinsicOffsets
+                imuIntrinsics = s.imuIntrinsics
             }
             health.framesSinceInit += 1
             if isDiverged(s) || isVisuallyInconsistent {
@@ -266,7 +271,7 @@ struct EstimatorCore {
         guard var estimator = readoutEstimator, !estimator.isFinal, let R_cur_prev, let ratePrevious = previousCameraRate else { return }
         // The pairs compare rows at times the time offset places: wait for the filter to know it.
         guard let s = state else { return }
-        let td = FilterState.timeOffsetColumn
+        let td = s.timeOffsetColumn
         guard s.covariance[td * s.dimension + td].squareRoot() <= configuration.readoutTimeOffsetSigma else { return }
         var before: [Int: TrackedFeature] = [:]
         for f in raw { before[f.id] = f }
@@ -350,10 +355,11 @@ struct EstimatorCore {
         guard t0.isFinite, t1 > t0 else { return nil }
         // Before the filter exists, the start window's images may already know the bias.
         let bg = state?.biasGyro ?? startup.gyroBias?.bias ?? .zero
+        let correction = state?.gyroCorrection ?? .identity
         let segments = IMUSegment.split(imu.slice(from: t0), from: t0, to: t1, maxGap: .infinity)
         guard !segments.isEmpty else { return nil }
         var r = Matrix3.identity
-        for segment in segments { r = r * SO3.exp((segment.gyro - bg) * segment.duration) }
+        for segment in segments { r = r * SO3.exp(correction * (segment.gyro - bg) * segment.duration) }
         // Body: R_prev_cur = r. Camera: R_cur_prev = R_bcᵀ rᵀ R_bc.
         let rbc = rig.R_body_cam0
         return rbc.transpose * r.transpose * rbc

@@ -61,6 +61,7 @@ extension EstimatorCore {
         result.cameraExtrinsics = extrinsics
         result.extrinsicsEstimated = s.calibratedCameras > 0
         result.cameraIntrinsics = (0..<s.intrinsicCameras).map { lenses[$0].values(offset: s.intrinsicOffsets[$0]) }
+        if s.estimatesIMUIntrinsics { result.imuIntrinsics = s.imuIntrinsics }
         return result
     }
 }

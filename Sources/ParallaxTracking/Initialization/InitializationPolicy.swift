@@ -98,7 +98,9 @@ extension EstimatorCore {
                                 ? (extrinsics.rotationSigma, extrinsics.translationSigma(in: mode)) : nil,
                             intrinsicOffsets: intrinsicOffsets,
                             intrinsicSigmas: configuration.intrinsics.isEstimated(in: mode)
-                                ? configuration.intrinsics.standardDeviations : nil)
+                                ? configuration.intrinsics.standardDeviations : nil,
+                            imuIntrinsics: imuIntrinsics,
+                            imuIntrinsicSigmas: configuration.imuIntrinsics.standardDeviations(in: mode))
         s.timestamp = min(nav.timestamp, t)
         state = s
         startup.alignedStartTime = velocityFromAlignment ? t : nil

@@ -21,7 +21,7 @@ struct Propagator {
         var rotation: Matrix3
         var position: Vector3
         var velocity: Vector3
-        /// Φ(t, t₀) over the 5×5 blocks θ, p, v, b_g, b_a, with FEJ θ-columns.
+        /// Φ(t, t₀) over the 9×9 blocks θ, p, v, b_g, b_a, s_g, m_g, s_a, m_a, with FEJ θ-columns.
         var phi: BlockMatrix
         /// Accumulated discrete noise Q over the same blocks.
         var q: BlockMatrix
@@ -45,10 +45,13 @@ struct Propagator {
     func predict(_ state: FilterState, to t: Double, samples: ArraySlice<IMUMeasurement>) -> Prediction? {
         let t0 = state.timestamp
         guard t > t0 else { return nil }
-        var phi = BlockMatrix(identity: 5)
-        var q = BlockMatrix(zero: 5)
+        let blocks = state.imuBlocks, estimatesIntrinsics = state.estimatesIMUIntrinsics
+        var phi = BlockMatrix(identity: blocks)
+        var q = BlockMatrix(zero: blocks)
         var r = state.rotation, p = state.position, v = state.velocity
         let bg = state.biasGyro, ba = state.biasAccel
+        let tg = state.imuIntrinsics.gyroCorrection, ta = state.imuIntrinsics.accelCorrection
+        let dwdb = tg * -1, dadb = ta * -1
 
         // Stretches between readings, each with the mean of the linearly interpolated signal.
         for segment in IMUSegment.split(samples, from: t0, to: t, maxGap: gap.maxInterval) {
@@ -65,7 +68,12 @@ struct Propagator {
                 gyro = g / Double(k - lo + 1)
                 accel = acc / Double(k - lo + 1)
             }
-            let w = gyro - bg, a = accel - ba
+            // ω = T_g (ω̃ − b_g), a = T_a (ã − b_a) (``IMUIntrinsics``): how each moves with its
+            // bias, its three scale errors and its three misalignments.
+            let u = gyro - bg, ua = accel - ba
+            let w = tg * u, a = ta * ua
+            let dwds = IMUIntrinsics.scaleJacobian(u), dwdm = IMUIntrinsics.misalignmentJacobian(u)
+            let dads = IMUIntrinsics.scaleJacobian(ua), dadm = IMUIntrinsics.misalignmentJacobian(ua)
             let dR = SO3.exp(w * dt)
             let rNext = r * dR
             // The specific force turns with the body during the stretch: its velocity and position
@@ -76,19 +84,32 @@ struct Propagator {
             let jr = j1.transpose  // Jr(φ) = Jl(−φ) = Jl(φ)ᵀ
             let dv = r * (j1 * a) * dt, dp = r * (j2 * a) * (dt * dt)
             // Discrete error transition of this sample.
-            var f = BlockMatrix(identity: 5)
-            f[0, 3] = -(rNext * jr) * dt
+            var f = BlockMatrix(identity: blocks)
             f[1, 0] = Matrix3.skew(dp) * -1
             f[1, 2] = Matrix3.identity * dt
-            f[1, 4] = (r * j2) * -(dt * dt)
             f[2, 0] = Matrix3.skew(dv) * -1
-            f[2, 4] = (r * j1) * -dt
-            // The turn over the stretch depends on the gyro bias too (φ = (ω̃ − b_g)Δt).
+            // How p and v move with the specific-force error δa = −T_a δb_a + diag(u_a) δs_a + …
+            for (row, g) in [(1, (r * j2) * (dt * dt)), (2, (r * j1) * dt)] {
+                f[row, 4] = g * dadb
+                if estimatesIntrinsics {
+                    f[row, 7] = g * dads
+                    f[row, 8] = g * dadm
+                }
+            }
+            // How θ, p and v move with the rate error δω over the stretch: the turn itself, and
+            // the turn of the specific force during it (φ = ω Δt). Each gyroscope state enters
+            // through its δω: −T δb_g, diag(u) δs_g, and the misalignment pattern δm_g.
             let (dJ1a, dJ2a) = SO3.rotationIntegralDerivatives(w * dt, applied: a)
-            f[1, 3] = (r * dJ2a) * -(dt * dt * dt)
-            f[2, 3] = (r * dJ1a) * -(dt * dt)
+            let byRate = [(rNext * jr) * dt, (r * dJ2a) * (dt * dt * dt), (r * dJ1a) * (dt * dt)]
+            for (row, g) in byRate.enumerated() {
+                f[row, 3] = g * dwdb
+                if estimatesIntrinsics {
+                    f[row, 5] = g * dwds
+                    f[row, 6] = g * dwdm
+                }
+            }
             // Discrete noise: gyro/accel white noise and bias random walks.
-            var qk = BlockMatrix(zero: 5)
+            var qk = BlockMatrix(zero: blocks)
             let gv = noise.discreteGyroVariance(dt: dt) * dt * dt
             let av = noise.discreteAccelVariance(dt: dt) * dt * dt
             qk[0, 0] = Matrix3.identity * gv
@@ -113,7 +134,7 @@ struct Propagator {
             r = SO3.orthonormalize(rNext)
         }
         let dtTotal = t - t0
-        // FEJ θ-columns (see type comment). Blocks: 0 θ, 1 p, 2 v, 3 b_g, 4 b_a.
+        // FEJ θ-columns (see type comment). Blocks: 0 θ, 1 p, 2 v, 3 b_g, 4 b_a, 5 s_g, 6 m_g, 7 s_a, 8 m_a.
         phi[2, 0] = Matrix3.skew(v - state.velocityFE - gravity * dtTotal) * -1
         phi[1, 0] = Matrix3.skew(p - state.positionFE - state.velocityFE * dtTotal - gravity * (0.5 * dtTotal * dtTotal)) * -1
 

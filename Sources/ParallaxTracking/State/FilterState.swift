@@ -28,8 +28,11 @@ struct Clone {
 ///
 /// Error state (world-frame, "left" rotation error so that FEJ keeps yaw and position unobservable,
 /// Li & Mourikis IJRR 2013 §III): R = Exp(δθ) R̂, p = p̂ + δp, v = v̂ + δv, b = b̂ + δb.
-/// Order: IMU [δθ 0–2, δp 3–5, δv 6–8, δb_g 9–11, δb_a 12–14], the camera–IMU time offset δt_d at
-/// 15, then — when the extrinsics are estimated — camera i's extrinsic error [δθ_e, δp_e] at 16 + 6i
+/// Order: IMU [δθ 0–2, δp 3–5, δv 6–8, δb_g 9–11, δb_a 12–14, then — when they are estimated —
+/// the IMU's intrinsics (``IMUIntrinsics``): gyroscope scale δs_g 15–17 and misalignment δm_g
+/// 18–20, accelerometer scale δs_a 21–23 and misalignment δm_a 24–26], the camera–IMU time offset
+/// δt_d at ``timeOffsetColumn`` (15 or 27), the readout after it, then — when the extrinsics are
+/// estimated — camera i's extrinsic error [δθ_e, δp_e] at ``calibrationColumn(_:)``
 /// (R_body_cam = Exp(δθ_e) R̂_body_cam, p_body_cam = p̂ + δp_e), then — when the intrinsics are
 /// estimated — camera i's intrinsic offset [δfx, δfy, δcx, δcy, δk1, δk2] at ``intrinsicColumn(_:)``
 /// (``LensIntrinsics``), then clone k at ``cloneColumn(_:)`` [δθ, δp]. Calibration sits before the clones so that one feature update acts on one contiguous
@@ -38,20 +41,13 @@ struct Clone {
 /// The mean lives here; every edit of the covariance (propagation, cloning, marginalisation,
 /// updates) goes through ``StateHelper``, as OpenVINS's `StateHelper` owns its covariance.
 struct FilterState {
-    /// Size of the IMU block of the error state.
-    static let imuDimension = 15
-    /// Column of the camera–IMU time offset (Kalibr's `timeshift_cam_imu`: t_imu = t_cam + t_d).
-    static let timeOffsetColumn = 15
-    /// Column of the rolling-shutter readout time t_r (top row to bottom, s; zero variance when it
-    /// is fixed: a global shutter, a stated `line_delay`, or none estimated yet).
-    static let readoutColumn = 16
-    /// Column of camera 0's extrinsic block (when estimated).
-    static let calibrationStart = 17
-    /// First column of a feature update's range: the readout, the calibration blocks, the clones.
-    static let updateStart = readoutColumn
+    /// Size of the IMU block of the error state without the IMU intrinsics (θ, p, v, b_g, b_a).
+    static let baseIMUDimension = 15
     /// Offsets of the IMU error-state blocks.
     enum Block {
         static let rotation = 0, position = 3, velocity = 6, gyroBias = 9, accelBias = 12
+        /// The IMU intrinsics' blocks (only when ``imuIntrinsicStates`` is 12).
+        static let gyroScale = 15, gyroMisalignment = 18, accelScale = 21, accelMisalignment = 24
     }
 
     var timestamp: Double
@@ -60,6 +56,9 @@ struct FilterState {
     var velocity: Vector3
     var biasGyro: Vector3
     var biasAccel: Vector3
+    /// The IMU's scale and misalignment corrections (constant in propagation; corrected through
+    /// their correlation with the pose, as the biases are).
+    var imuIntrinsics = IMUIntrinsics()
     /// First estimates of position and velocity at `timestamp` (propagated values before the update),
     /// used by the next propagation's FEJ transition matrix.
     var positionFE: Vector3
@@ -95,10 +94,27 @@ struct FilterState {
     /// Row-major covariance, `dimension × dimension`. Written only by ``StateHelper``.
     var covariance: [Double]
 
+    /// IMU intrinsic states: 12 when they are estimated (``IMUIntrinsics``), 0 otherwise, so a
+    /// filter that takes the IMU as perfect carries no columns for it.
+    let imuIntrinsicStates: Int
+    /// Size of the IMU block: θ, p, v, b_g, b_a, and the IMU intrinsics when estimated.
+    var imuDimension: Int { Self.baseIMUDimension + imuIntrinsicStates }
+    /// 3×3 blocks in the IMU block.
+    var imuBlocks: Int { imuDimension / 3 }
+    /// Column of the camera–IMU time offset (Kalibr's `timeshift_cam_imu`: t_imu = t_cam + t_d).
+    var timeOffsetColumn: Int { imuDimension }
+    /// Column of the rolling-shutter readout time t_r (top row to bottom, s; zero variance when it
+    /// is fixed: a global shutter, a stated `line_delay`, or none estimated yet).
+    var readoutColumn: Int { imuDimension + 1 }
+    /// Column of camera 0's extrinsic block (when estimated).
+    var calibrationStart: Int { imuDimension + 2 }
+    /// First column of a feature update's range: the readout, the calibration blocks, the clones.
+    var updateStart: Int { readoutColumn }
+
     /// Six-column calibration blocks before the clones: extrinsics, then intrinsics.
     var calibrationBlocks: Int { calibratedCameras + intrinsicCameras }
     /// Error-state entries before the first clone.
-    var clonesStart: Int { Self.calibrationStart + 6 * calibrationBlocks }
+    var clonesStart: Int { calibrationStart + 6 * calibrationBlocks }
     var dimension: Int { clonesStart + 6 * clones.count }
 
     /// A state at `s` with a diagonal covariance of the 15 IMU error-state standard deviations, the
@@ -110,13 +126,15 @@ struct FilterState {
     init(navigation s: NavigationState, uncertainty: TrackerConfiguration.InitialUncertainty, timeOffset: Double = 0,
          timeOffsetSigma: Double = 0, readout: Double = 0, readoutSigma: Double = 0, rig: CameraRig = .identity,
          extrinsicSigmas: (rotation: Double, translation: Double)? = nil,
-         intrinsicOffsets: [SIMD8<Double>] = [], intrinsicSigmas: [Double]? = nil) {
+         intrinsicOffsets: [SIMD8<Double>] = [], intrinsicSigmas: [Double]? = nil,
+         imuIntrinsics: IMUIntrinsics = .init(), imuIntrinsicSigmas: [Double] = []) {
         timestamp = s.timestamp
         rotation = s.T_world_body.rotationMatrix
         position = s.T_world_body.translation
         velocity = s.velocity
         biasGyro = s.biasGyro
         biasAccel = s.biasAccel
+        self.imuIntrinsics = imuIntrinsics
         positionFE = position
         velocityFE = velocity
         self.timeOffset = timeOffset
@@ -125,7 +143,9 @@ struct FilterState {
         calibratedCameras = extrinsicSigmas == nil ? 0 : rig.cameraCount
         intrinsicCameras = intrinsicSigmas?.count == LensIntrinsics.dimension ? rig.cameraCount : 0
         self.intrinsicOffsets = (0..<intrinsicCameras).map { $0 < intrinsicOffsets.count ? intrinsicOffsets[$0] : .zero }
-        var sigmas = uncertainty.standardDeviations + [timeOffsetSigma, readoutSigma]
+        let imuSigmas = imuIntrinsicSigmas.count == 12 && imuIntrinsicSigmas.contains(where: { $0 > 0 }) ? imuIntrinsicSigmas : []
+        imuIntrinsicStates = imuSigmas.count
+        var sigmas = uncertainty.standardDeviations + imuSigmas + [timeOffsetSigma, readoutSigma]
         if let e = extrinsicSigmas {
             for _ in 0..<calibratedCameras {
                 sigmas += [e.rotation, e.rotation, e.rotation, e.translation, e.translation, e.translation]
@@ -164,10 +184,10 @@ struct FilterState {
     }
 
     /// Column of camera `i`'s extrinsic block (only for `i < calibratedCameras`).
-    static func calibrationColumn(_ i: Int) -> Int { calibrationStart + 6 * i }
+    func calibrationColumn(_ i: Int) -> Int { calibrationStart + 6 * i }
 
     /// Column of camera `i`'s intrinsic block (only for `i < intrinsicCameras`).
-    func intrinsicColumn(_ i: Int) -> Int { Self.calibrationStart + 6 * (calibratedCameras + i) }
+    func intrinsicColumn(_ i: Int) -> Int { calibrationStart + 6 * (calibratedCameras + i) }
 
     /// Applies an error-state correction `dx` (length `dimension`) to the mean.
     mutating func inject(_ dx: [Double]) {
@@ -177,10 +197,16 @@ struct FilterState {
         velocity += v3(Block.velocity)
         biasGyro += v3(Block.gyroBias)
         biasAccel += v3(Block.accelBias)
-        timeOffset += dx[Self.timeOffsetColumn]
-        readout += dx[Self.readoutColumn]
+        if imuIntrinsicStates > 0 {
+            imuIntrinsics.gyroScale += v3(Block.gyroScale)
+            imuIntrinsics.gyroMisalignment += v3(Block.gyroMisalignment)
+            imuIntrinsics.accelScale += v3(Block.accelScale)
+            imuIntrinsics.accelMisalignment += v3(Block.accelMisalignment)
+        }
+        timeOffset += dx[timeOffsetColumn]
+        readout += dx[readoutColumn]
         for i in 0..<calibratedCameras {
-            let o = Self.calibrationColumn(i), (r, p) = rig.extrinsics(i)
+            let o = calibrationColumn(i), (r, p) = rig.extrinsics(i)
             rig.setExtrinsics(i, rotation: SO3.orthonormalize(SO3.exp(v3(o)) * r), position: p + v3(o + 3))
         }
         for i in 0..<intrinsicCameras {
@@ -199,12 +225,23 @@ struct FilterState {
         guard position.isFinite, velocity.isFinite, biasGyro.isFinite, biasAccel.isFinite else { return false }
         let n = dimension
         for i in 0..<n where !covariance[i * n + i].isFinite || !(covariance[i * n + i] > 0) {
-            // A fixed time offset has zero variance; anything else must be positive.
-            if (i == Self.timeOffsetColumn || i == Self.readoutColumn) && covariance[i * n + i] == 0 { continue }
+            // A fixed time offset or readout, or an IMU intrinsic given no prior, has zero
+            // variance; anything else must be positive.
+            let mayBeFixed = i == timeOffsetColumn || i == readoutColumn || (Block.gyroScale..<imuDimension).contains(i)
+            if mayBeFixed && covariance[i * n + i] == 0 { continue }
             return false
         }
         return true
     }
+
+    /// T_g of ``IMUIntrinsics``: the body rate is ω = T_g (ω̃ − b_g).
+    var gyroCorrection: Matrix3 { imuIntrinsics.gyroCorrection }
+
+    /// The body rate for gyroscope reading `gyro`: T_g (ω̃ − b_g).
+    func bodyRate(gyro: Vector3) -> Vector3 { gyroCorrection * (gyro - biasGyro) }
+
+    /// True when the IMU intrinsics are filter states.
+    var estimatesIMUIntrinsics: Bool { imuIntrinsicStates > 0 }
 
     /// Largest position standard deviation (m).
     var positionSigma: Double { largestSigma(from: Block.position) }

@@ -15,35 +15,35 @@ enum StateHelper {
 
     // MARK: Propagation
 
-    /// Covariance propagation with the composed IMU transition `phi` and noise `q` (5×5 blocks
-    /// over θ, p, v, b_g, b_a): P_II ← Φ P_II Φᵀ + Q, P_IC ← Φ P_IC (Li & Mourikis IJRR 2013, eq. 10–12).
+    /// Covariance propagation with the composed IMU transition `phi` and noise `q` (9×9 blocks
+    /// over θ, p, v, b_g, b_a and the IMU intrinsics s_g, m_g, s_a, m_a): P_II ← Φ P_II Φᵀ + Q, P_IC ← Φ P_IC (Li & Mourikis IJRR 2013, eq. 10–12).
     /// The clone block P_CC does not change: clones are static.
     static func propagate(_ state: inout FilterState, phi: BlockMatrix, q: BlockMatrix) {
-        let n = state.dimension
-        var pii = BlockMatrix(zero: 5)
-        for bi in 0..<5 {
-            for bj in 0..<5 {
-                var m = Matrix3.zero
-                for a in 0..<3 { for b in 0..<3 { m[a, b] = state.covariance[(3 * bi + a) * n + 3 * bj + b] } }
-                pii[bi, bj] = m
+        let n = state.dimension, blocks = state.imuBlocks, m = state.imuDimension
+        var pii = BlockMatrix(zero: blocks)
+        for bi in 0..<blocks {
+            for bj in 0..<blocks {
+                var x = Matrix3.zero
+                for a in 0..<3 { for b in 0..<3 { x[a, b] = state.covariance[(3 * bi + a) * n + 3 * bj + b] } }
+                pii[bi, bj] = x
             }
         }
         let newPii = phi * pii * phi.transpose + q
-        for bi in 0..<5 {
-            for bj in 0..<5 {
-                let m = newPii[bi, bj]
-                for a in 0..<3 { for b in 0..<3 { state.covariance[(3 * bi + a) * n + 3 * bj + b] = m[a, b] } }
+        for bi in 0..<blocks {
+            for bj in 0..<blocks {
+                let x = newPii[bi, bj]
+                for a in 0..<3 { for b in 0..<3 { state.covariance[(3 * bi + a) * n + 3 * bj + b] = x[a, b] } }
             }
         }
-        if n > FilterState.imuDimension {
+        if n > m {
             // Cross terms with the clones, column by column.
-            var col = [Double](repeating: 0, count: 15)
-            for j in 15..<n {
-                for i in 0..<15 { col[i] = state.covariance[i * n + j] }
-                for i in 0..<15 {
+            var col = [Double](repeating: 0, count: m)
+            for j in m..<n {
+                for i in 0..<m { col[i] = state.covariance[i * n + j] }
+                for i in 0..<m {
                     var s = 0.0
                     let bi = i / 3, a = i % 3
-                    for k in 0..<15 {
+                    for k in 0..<m {
                         let e = phi[bi, k / 3][a, k % 3]
                         if e != 0 { s += e * col[k] }
                     }
@@ -66,7 +66,7 @@ enum StateHelper {
     /// error is [δθ, δp] + J δt_d with J = [ω_world; v] (Li & Mourikis, IJRR 2014, §III-B; OpenVINS's
     /// `StateHelper::augment_clone`): `angularVelocityWorld` is R (ω − b_g) at the frame.
     static func augmentClone(_ state: inout FilterState, frame: Int, angularVelocityWorld w: Vector3 = .zero) {
-        let n = state.dimension, m = n + 6, td = FilterState.timeOffsetColumn
+        let n = state.dimension, m = n + 6, td = state.timeOffsetColumn
         let j = [w.x, w.y, w.z, state.velocity.x, state.velocity.y, state.velocity.z]
         var p = [Double](repeating: 0, count: m * m)
         state.covariance.withUnsafeBufferPointer { old in
@@ -93,7 +93,7 @@ enum StateHelper {
     /// Sets the readout to `value` with standard deviation `sigma`, uncorrelated with the rest (a
     /// fresh prior: the first estimate of ``ReadoutEstimator``; σ 0 fixes it).
     static func resetReadout(_ state: inout FilterState, value: Double, sigma: Double) {
-        let n = state.dimension, r = FilterState.readoutColumn
+        let n = state.dimension, r = state.readoutColumn
         for i in 0..<n {
             state.covariance[i * n + r] = 0
             state.covariance[r * n + i] = 0

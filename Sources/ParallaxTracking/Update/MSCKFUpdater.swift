@@ -75,7 +75,7 @@ struct MSCKFUpdater {
 
         let (h, r) = compressor.compressed()
         // One range: the readout, the calibration blocks (if any), then the clones.
-        let start = FilterState.updateStart
+        let start = state.updateStart
         StateHelper.update(&state, jacobian: h, columns: start..<(start + compressor.dimension), residual: r,
                            noiseVariance: sigma2, structure: .upperTriangular)
         return (outcome, points)

@@ -237,12 +237,12 @@ enum UpdaterHelper {
                                  state: FilterState, noiseVariance: Double, probability: Double) -> Bool {
         let threshold = ChiSquared.quantile(dof: rows, probability: probability)
         if residual.reduce(0, { $0 + $1 * $1 }) <= threshold * noiseVariance { return true }
-        let c = columns.window.count, n = state.dimension
+        let c = columns.window.count, n = state.dimension, start = state.updateStart
         var pSub = [Double](repeating: 0, count: c * c)
         state.covariance.withUnsafeBufferPointer { p in
             pSub.withUnsafeMutableBufferPointer { ps in
                 for a in 0..<c {
-                    let src = p.baseAddress! + (FilterState.updateStart + columns.window[a]) * n + FilterState.updateStart
+                    let src = p.baseAddress! + (start + columns.window[a]) * n + start
                     let dst = ps.baseAddress! + a * c
                     for run in columns.runs { (dst + run.hoStart).update(from: src + run.infoStart, count: run.width) }
                 }

@@ -29,6 +29,6 @@ struct ZeroVelocityUpdater {
             return false
         }
         return StateHelper.update(&s, jacobian: h, columns: v0..<(v0 + 3), residual: residual, noiseVariance: variance,
-                                  considered: keepsBiases ? FilterState.Block.gyroBias..<(FilterState.Block.accelBias + 3) : 0..<0)
+                                  considered: keepsBiases ? FilterState.Block.gyroBias..<s.imuDimension : 0..<0)
     }
 }

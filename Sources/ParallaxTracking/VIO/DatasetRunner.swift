@@ -39,6 +39,8 @@ public struct DatasetRunner {
         /// Each camera's intrinsics `[fx, fy, cx, cy, k1, k2]` estimated online, at the last tracked
         /// frame (empty when held at the calibration's values: the default).
         public var finalIntrinsics: [[Double]] = []
+        /// The IMU's scale and misalignment corrections at the last pose, when estimated.
+        public var finalIMUIntrinsics: IMUIntrinsics?
         /// The IMU biases (gyroscope rad/s, accelerometer m/s²) estimated at the last frame with a pose.
         public var finalBiases: (gyroscope: Vector3, accelerometer: Vector3)?
         /// Each camera's `T_body_camera` as the calibration states it (the estimate's starting point).
@@ -135,6 +137,7 @@ public struct DatasetRunner {
                     summary.finalReadout = r.estimatedReadout
                     summary.finalExtrinsics = r.extrinsicsEstimated ? r.cameraExtrinsics : []
                     summary.finalIntrinsics = r.cameraIntrinsics
+                    summary.finalIMUIntrinsics = r.imuIntrinsics
                     summary.finalBiases = (r.biasGyro, r.biasAccel)
                 }
                 summary.decodeMs.append(r.timings.decode)

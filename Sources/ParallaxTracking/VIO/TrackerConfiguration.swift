@@ -183,6 +183,8 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var extrinsics = ExtrinsicsEstimation()
     /// Online estimation of each camera's intrinsics (focal lengths, principal point, k1, k2).
     public var intrinsics = IntrinsicsEstimation()
+    /// Online calibration of the IMU's scale factors and axis misalignments.
+    public var imuIntrinsics = IMUIntrinsicsEstimation()
     /// Priors of the first filter state after each kind of start.
     public var initializationPriors = InitializationPriors()
 

@@ -84,6 +84,9 @@ public struct TrackingResult: Sendable {
     /// The filter's online intrinsics per camera, `[fx, fy, cx, cy, k1, k2]`, when they are estimated
     /// (empty otherwise: the calibration's values hold).
     public var cameraIntrinsics: [[Double]] = []
+    /// The filter's IMU scale and misalignment corrections when they are estimated online (nil
+    /// otherwise: the IMU is taken as perfect).
+    public var imuIntrinsics: IMUIntrinsics?
     /// The filter's largest position standard deviation (m) in the world; nil without a pose. It
     /// grows while the filter coasts on the IMU (a blind stretch), so its growth over a stretch
     /// says how far the pose may have drifted meanwhile.
