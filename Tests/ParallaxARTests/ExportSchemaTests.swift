@@ -1,5 +1,6 @@
 import Foundation
 import ParallaxDatasets
+import ParallaxMath
 import ParallaxTracking
 import Testing
 
@@ -84,6 +85,12 @@ import Testing
         withReadout.estimatedReadout = 0.0195
         try exporter.write(withReadout)
         pointCounts.append(withReadout.T_world_camera == nil ? 0 : withReadout.featurePoints.count)
+        // And one with the IMU's intrinsics estimated (`--online-calibration default,imu`).
+        var withIMU = withReadout
+        withIMU.imuIntrinsics = IMUIntrinsics(gyroScale: Vector3(0.004, -0.01, 0.002), gyroMisalignment: Vector3(0.001, 0, -0.002),
+                                              accelScale: Vector3(-0.003, 0.006, 0), accelMisalignment: Vector3(0, 0.002, 0.001))
+        try exporter.write(withIMU)
+        pointCounts.append(withIMU.T_world_camera == nil ? 0 : withIMU.featurePoints.count)
         try exporter.close()
         let objects = try Self.lines(of: url)
         #expect(objects.count == pointCounts.count && !objects.isEmpty)
@@ -92,8 +99,11 @@ import Testing
             #expect((object["featurePoints"] as? [Any])?.count == pointCounts[i], "line \(i + 1)")
         }
         #expect(objects.contains { $0["calibration"] != nil }, "no line carries the online calibration")
-        #expect(objects.dropLast().allSatisfy { $0["readout"] == nil })
-        #expect(objects.last?["readout"] as? Double == 0.0195)
+        #expect(objects.dropLast(2).allSatisfy { $0["readout"] == nil })
+        #expect(objects.dropLast().last?["readout"] as? Double == 0.0195)
+        let imu = (objects.last?["calibration"] as? [String: Any])?["imuIntrinsics"] as? [String: Any]
+        #expect((imu?["gyroScale"] as? [Double])?[1] == -0.01)
+        #expect(objects.dropLast().allSatisfy { ($0["calibration"] as? [String: Any])?["imuIntrinsics"] == nil })
     }
 
     @Test func validatorRejectsTheOldDialect() throws {

@@ -167,8 +167,8 @@ extension TrackerConfiguration {
     ///
     /// Off by default: with a perfect IMU the twelve free states cost accuracy (15 simulated sets,
     /// mono and stereo, summed 21.9 → 25.1 cm ATE even with σ 0.2 %, most on the hall walks), while
-    /// an IMU with 1 % scale errors and 0.3° misalignments is tracked 3–10× better with them (nine
-    /// sets 41.5 → 12.8 cm). Turn it on for an IMU without a factory calibration; measurements in
+    /// an IMU with 1 % scale errors and 0.3° misalignments is tracked 1.1–11× better per set (nine
+    /// sets 40.5 → 12.8 cm). Turn it on for an IMU without a factory calibration; measurements in
     /// docs/tracking-design.md ("IMU scale and misalignment").
     public struct IMUIntrinsicsEstimation: Sendable, Equatable {
         /// The tracking modes in which the IMU intrinsics are estimated (empty, the default: the

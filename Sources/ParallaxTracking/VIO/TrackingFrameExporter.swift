@@ -82,15 +82,22 @@ public struct TrackingFrameExporter {
 
     /// `, "calibration": {...}` with what the filter estimates online (each camera's `T_body_camera`
     /// row-major when the extrinsics are estimated, `[fx, fy, cx, cy, k1, k2]` when the intrinsics
-    /// are); empty when it estimates neither.
+    /// are, and the IMU's scale and misalignment corrections when those are); empty when it
+    /// estimates none of them.
     func calibration(_ r: TrackingResult, style: JSONNumberStyle) -> String {
-        guard r.extrinsicsEstimated || !r.cameraIntrinsics.isEmpty else { return "" }
+        guard r.extrinsicsEstimated || !r.cameraIntrinsics.isEmpty || r.imuIntrinsics != nil else { return "" }
         let extrinsics = r.extrinsicsEstimated ? r.cameraExtrinsics.map { e in
             "[" + (0..<4).flatMap { i in (0..<4).map { style.number(e.matrix[i, $0]) } }.joined(separator: ", ") + "]"
         } : []
         let intrinsics = r.cameraIntrinsics.map { "[" + $0.map(style.number).joined(separator: ", ") + "]" }
+        var imu = ""
+        if let c = r.imuIntrinsics {
+            func v(_ x: Vector3) -> String { "[" + [x.x, x.y, x.z].map(style.number).joined(separator: ", ") + "]" }
+            imu = ", \"imuIntrinsics\": {\"gyroScale\": \(v(c.gyroScale)), \"gyroMisalignment\": \(v(c.gyroMisalignment)), "
+                + "\"accelScale\": \(v(c.accelScale)), \"accelMisalignment\": \(v(c.accelMisalignment))}"
+        }
         return ", \"calibration\": {\"cameraExtrinsics\": [" + extrinsics.joined(separator: ", ")
-            + "], \"cameraIntrinsics\": [" + intrinsics.joined(separator: ", ") + "]}"
+            + "], \"cameraIntrinsics\": [" + intrinsics.joined(separator: ", ") + "]" + imu + "}"
     }
 
     /// The start of a `frames.jsonl` line, shared by every writer of the schema (this one and the
