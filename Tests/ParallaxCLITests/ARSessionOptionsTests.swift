@@ -1,5 +1,6 @@
 import ArgumentParser
 import ParallaxARView
+import ParallaxTracking
 import Testing
 @testable import ParallaxCLI
 
@@ -35,5 +36,31 @@ struct ARSessionOptionsTests {
         #expect(planes.cameras.cameras == .mono)
         let hit = try Parsing.command(["hittest", "ds", "--time", "1", "--point", "0.5,0.5", "--stereo"], as: HitTestCommand.self)
         #expect(hit.cameras.cameras == .stereo)
+    }
+
+    /// `default,imu` adds the IMU's intrinsics to the three parts on by default; `replay` and
+    /// `evaluate planes` read the same option.
+    @Test("--online-calibration default,imu turns the IMU intrinsics on and keeps the defaults")
+    func onlineIMUCalibration() throws {
+        for arguments in [["replay", "ds", "--online-calibration", "default,imu"],
+                          ["evaluate", "planes", "ds", "--online-calibration", "default,imu"]] {
+            let options: OnlineCalibrationOptions
+            if arguments[0] == "replay" {
+                options = try Parsing.command(arguments, as: ReplayCommand.self).calibration
+            } else {
+                options = try Parsing.command(arguments, as: EvaluatePlanesCommand.self).calibration
+            }
+            var configuration = TrackerConfiguration(mode: .mono)
+            #expect(!configuration.imuIntrinsics.isEstimated(in: .mono))
+            try options.apply(to: &configuration)
+            #expect(configuration.imuIntrinsics.isEstimated(in: .mono) && configuration.intrinsics.isEstimated(in: .mono))
+            #expect(configuration.extrinsics.isEstimated(in: .stereo) && configuration.timeOffset.estimate)
+        }
+        var imuOnly = TrackerConfiguration(mode: .stereo)
+        try Parsing.command(["replay", "ds", "--online-calibration", "imu"], as: ReplayCommand.self).calibration.apply(to: &imuOnly)
+        #expect(imuOnly.imuIntrinsics.isEstimated(in: .stereo) && !imuOnly.intrinsics.isEstimated(in: .stereo))
+        let wrong = try Parsing.command(["evaluate", "planes", "ds", "--online-calibration", "imu,gyro"], as: EvaluatePlanesCommand.self)
+        var unchanged = TrackerConfiguration(mode: .mono)
+        #expect(throws: ValidationError.self) { try wrong.calibration.apply(to: &unchanged) }
     }
 }

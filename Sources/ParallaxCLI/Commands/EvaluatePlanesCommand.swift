@@ -3,6 +3,7 @@ import Foundation
 import ParallaxAR
 import ParallaxDatasets
 import ParallaxEvaluation
+import ParallaxTracking
 
 /// `parallax evaluate planes DATASET`: replays a simulated dataset with plane detection and
 /// scores the planes against its `truth/planes.json`.
@@ -22,6 +23,7 @@ struct EvaluatePlanesCommand: ParsableCommand {
     @OptionGroup var input: DatasetArgument
     @OptionGroup var poses: PoseSourceOption
     @OptionGroup var cameras: CameraOptions
+    @OptionGroup var calibration: OnlineCalibrationOptions
 
     @Option(name: [.customLong("to"), .customLong("until")], parsing: .unconditional,
             help: "Stop this many seconds after the dataset start (positive).")
@@ -37,7 +39,14 @@ struct EvaluatePlanesCommand: ParsableCommand {
     func run() throws {
         let source = poses.poseSource
         let mode = try cameras.mode(for: try input.open(policy: .lenient), named: input.dataset)
-        let report = try PlaneEvaluationRun.run(datasetRoot: input.url, source: source, stopTime: to, trackerMode: mode)
+        var tracker: TrackerConfiguration?
+        if calibration.parts != nil {
+            var configuration = TrackerConfiguration(mode: mode)
+            try calibration.apply(to: &configuration)
+            tracker = configuration
+        }
+        let report = try PlaneEvaluationRun.run(datasetRoot: input.url, source: source, stopTime: to, trackerMode: mode,
+                                                trackerConfiguration: tracker)
         print(json ? Self.json(report, source: source) : Self.text(report, source: source))
     }
 

@@ -13,13 +13,15 @@ public enum PlaneEvaluationRun {
     ///   - source: ground-truth poses or the tracker.
     ///   - stopTime: seconds after the dataset start to stop at (nil: the whole dataset).
     ///   - trackerMode: mono or stereo tracking (nil: stereo when the dataset has two cameras).
+    ///   - trackerConfiguration: the tracker's settings (nil: the defaults; `trackerMode` overrides its mode).
     ///   - frameHandler: called with each frame (e.g. for progress or exports).
     public static func run(datasetRoot root: URL, source: PoseSourceKind, stopTime: Double? = nil,
-                           trackerMode: TrackerConfiguration.Mode? = nil,
+                           trackerMode: TrackerConfiguration.Mode? = nil, trackerConfiguration: TrackerConfiguration? = nil,
                            frameHandler: ((Frame) throws -> Void)? = nil) throws -> PlaneEvaluationReport {
         let truth = try PlaneTruthFile.read(contentsOf: PlaneTruthFile.url(datasetRoot: root))
         let session = try Session(datasetAt: root, replay: ReplayOptions(source: source, stopTime: stopTime,
-                                                                           trackerMode: trackerMode))
+                                                                           trackerMode: trackerMode,
+                                                                           trackerConfiguration: trackerConfiguration))
         session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
         var evaluator = PlaneEvaluator(truth: truth)
         var recorder = PlaneMapQualityRecorder(truth: truth)
