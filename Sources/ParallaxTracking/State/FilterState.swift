@@ -122,7 +122,9 @@ struct FilterState {
     /// with σ `readoutSigma` (0 keeps it fixed), and `rig`'s extrinsics,
     /// estimated with σ `extrinsicSigmas` (rotation rad, translation m) per camera when given, and
     /// the intrinsic offsets `intrinsicOffsets` (one per camera, or empty) with σ `intrinsicSigmas`
-    /// (six values: fx, fy, cx, cy, k1, k2) when given.
+    /// (six values: fx, fy, cx, cy, k1, k2) when given. The IMU's corrections `imuIntrinsics` are
+    /// states when `imuIntrinsicSigmas` holds their twelve σ (``TrackerConfiguration/IMUIntrinsicsEstimation``'s
+    /// order) with any of them positive, and fixed otherwise.
     init(navigation s: NavigationState, uncertainty: TrackerConfiguration.InitialUncertainty, timeOffset: Double = 0,
          timeOffsetSigma: Double = 0, readout: Double = 0, readoutSigma: Double = 0, rig: CameraRig = .identity,
          extrinsicSigmas: (rotation: Double, translation: Double)? = nil,
