@@ -24,6 +24,12 @@ public struct Matrix3: Equatable, Sendable, CustomStringConvertible {
         columns = (Vector3(d.x, 0, 0), Vector3(0, d.y, 0), Vector3(0, 0, d.z))
     }
 
+    /// I + diag(`d`) + the strictly lower triangle `l` = (row 1 col 0, row 2 col 0, row 2 col 1): the
+    /// shape of an IMU's scale-and-misalignment matrix (Kalibr's `scale-misalignment` model).
+    @inlinable public init(identityPlusDiagonal d: Vector3, strictlyLower l: Vector3) {
+        self.init(rows: Vector3(1 + d.x, 0, 0), Vector3(l.x, 1 + d.y, 0), Vector3(l.y, l.z, 1 + d.z))
+    }
+
     /// The identity matrix.
     public static let identity = Matrix3(diagonal: Vector3(1, 1, 1))
     /// The zero matrix.

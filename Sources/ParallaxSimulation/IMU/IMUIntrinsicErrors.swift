@@ -58,7 +58,7 @@ public struct IMUIntrinsicErrorSizes: Sendable, Equatable {
         let angle = misalignmentDegrees * Double.pi / 180
         func matrix() -> Matrix3 {
             let s = random.gaussian3() * scaleFraction, l = random.gaussian3() * angle
-            return Matrix3(rows: Vector3(1 + s.x, 0, 0), Vector3(l.x, 1 + s.y, 0), Vector3(l.y, l.z, 1 + s.z))
+            return Matrix3(identityPlusDiagonal: s, strictlyLower: l)
         }
         let gyroscope = matrix()
         return IMUIntrinsicErrors(gyroscope: gyroscope, accelerometer: matrix())

@@ -167,7 +167,7 @@ struct EstimatorCore {
             health.framesSinceTrackUpdate += 1
             if let frame, !still {
                 memory.frameCounter += 1
-                let rate = s.gyroCorrection * ((gyroNow ?? s.biasGyro) - s.biasGyro)
+                let rate = s.bodyRate(gyro: gyroNow ?? s.biasGyro)
                 StateHelper.augmentClone(&s, frame: memory.frameCounter, angularVelocityWorld: s.rotation * rate)
                 let turnNoise = configuration.turnRateNoise + configuration.readoutTurnRateNoise * (rollingShutter?.readout ?? 0)
                 if turnNoise > 0 {

@@ -72,8 +72,6 @@ struct Propagator {
             // bias, its three scale errors and its three misalignments.
             let u = gyro - bg, ua = accel - ba
             let w = tg * u, a = ta * ua
-            let dwds = IMUIntrinsics.scaleJacobian(u), dwdm = IMUIntrinsics.misalignmentJacobian(u)
-            let dads = IMUIntrinsics.scaleJacobian(ua), dadm = IMUIntrinsics.misalignmentJacobian(ua)
             let dR = SO3.exp(w * dt)
             let rNext = r * dR
             // The specific force turns with the body during the stretch: its velocity and position
@@ -89,23 +87,27 @@ struct Propagator {
             f[1, 2] = Matrix3.identity * dt
             f[2, 0] = Matrix3.skew(dv) * -1
             // How p and v move with the specific-force error δa = −T_a δb_a + diag(u_a) δs_a + …
-            for (row, g) in [(1, (r * j2) * (dt * dt)), (2, (r * j1) * dt)] {
-                f[row, 4] = g * dadb
-                if estimatesIntrinsics {
-                    f[row, 7] = g * dads
-                    f[row, 8] = g * dadm
-                }
-            }
+            let pByForce = (r * j2) * (dt * dt), vByForce = (r * j1) * dt
+            f[1, 4] = pByForce * dadb
+            f[2, 4] = vByForce * dadb
             // How θ, p and v move with the rate error δω over the stretch: the turn itself, and
             // the turn of the specific force during it (φ = ω Δt). Each gyroscope state enters
             // through its δω: −T δb_g, diag(u) δs_g, and the misalignment pattern δm_g.
             let (dJ1a, dJ2a) = SO3.rotationIntegralDerivatives(w * dt, applied: a)
-            let byRate = [(rNext * jr) * dt, (r * dJ2a) * (dt * dt * dt), (r * dJ1a) * (dt * dt)]
-            for (row, g) in byRate.enumerated() {
-                f[row, 3] = g * dwdb
-                if estimatesIntrinsics {
+            let thetaByRate = (rNext * jr) * dt, pByRate = (r * dJ2a) * (dt * dt * dt), vByRate = (r * dJ1a) * (dt * dt)
+            f[0, 3] = thetaByRate * dwdb
+            f[1, 3] = pByRate * dwdb
+            f[2, 3] = vByRate * dwdb
+            if estimatesIntrinsics {
+                let dwds = IMUIntrinsics.scaleJacobian(u), dwdm = IMUIntrinsics.misalignmentJacobian(u)
+                let dads = IMUIntrinsics.scaleJacobian(ua), dadm = IMUIntrinsics.misalignmentJacobian(ua)
+                for (row, g) in [(0, thetaByRate), (1, pByRate), (2, vByRate)] {
                     f[row, 5] = g * dwds
                     f[row, 6] = g * dwdm
+                }
+                for (row, g) in [(1, pByForce), (2, vByForce)] {
+                    f[row, 7] = g * dads
+                    f[row, 8] = g * dadm
                 }
             }
             // Discrete noise: gyro/accel white noise and bias random walks.

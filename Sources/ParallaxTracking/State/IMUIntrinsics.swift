@@ -35,7 +35,7 @@ public struct IMUIntrinsics: Sendable, Equatable {
 
     /// I + diag(scale) + the lower-triangular misalignments.
     static func correction(scale s: Vector3, misalignment m: Vector3) -> Matrix3 {
-        Matrix3(rows: Vector3(1 + s.x, 0, 0), Vector3(m.x, 1 + s.y, 0), Vector3(m.y, m.z, 1 + s.z))
+        Matrix3(identityPlusDiagonal: s, strictlyLower: m)
     }
 
     /// ∂(T u)/∂s: diag(u).
