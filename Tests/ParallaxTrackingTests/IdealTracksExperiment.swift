@@ -14,20 +14,39 @@ import Testing
 struct IdealTracksExperiment {
     final class Recorder: @unchecked Sendable { var frames: [Double: FeatureFrame] = [:] }
 
+    /// Runs the estimator on `dataset` recording every front-end frame; returns the frames, the run,
+    /// the rig and the true body pose at a time (also ``IdealRollingShutterTracksExperiment``'s).
+    static func recordedRun(_ dataset: EuRoCDataset, _ configuration: TrackerConfiguration) throws
+        -> (Recorder, DatasetRunner.Summary, CameraRig, (Double) -> (Matrix3, Vector3)?) {
+        let recorder = Recorder()
+        let first = try DatasetRunner(dataset: dataset, configuration: configuration)
+        first.estimator.core.frameFilter = { recorder.frames[$0.timestamp] = $0; return $0 }
+        let measured = try first.run()
+        let truth = try #require(try GroundTruthPoses(dataset: dataset))
+        let pose: (Double) -> (Matrix3, Vector3)? = { t in
+            truth.T_world_body(at: Int64((t * 1e9).rounded())).map { ($0.rotationMatrix, $0.translation) }
+        }
+        return (recorder, measured, first.estimator.core.rig, pose)
+    }
+
+    /// Each feature's point triangulated from its observations at their true poses (the ideal
+    /// tracks' points; also ``IdealRollingShutterTracksExperiment``'s).
+    static func points(_ observations: [Int: [Observation]], poses: [Int: [(Matrix3, Vector3)]], rig: CameraRig) -> [Int: Vector3] {
+        var points: [Int: Vector3] = [:]
+        for (id, obs) in observations {
+            guard let p = poses[id], let x = Triangulation.triangulate(obs, poses: p, rig: rig, iterations: 10,
+                                                                      minParallax: 0.005, maxErrorNormalized: .infinity)
+            else { continue }
+            points[id] = x
+        }
+        return points
+    }
+
     @Test(arguments: ["udel_gore", "euroc_V1_01_easy"], [TrackerConfiguration.Mode.stereo, .mono])
     func idealTracks(trajectory: String, mode: TrackerConfiguration.Mode) throws {
         let (simulated, name) = try TrackingFixtures.simulated(trajectory: trajectory)
         let dataset = try #require(simulated, "\(name)")
-        let recorder = Recorder()
-        let first = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: mode))
-        first.estimator.core.frameFilter = { recorder.frames[$0.timestamp] = $0; return $0 }
-        let measured = try first.run()
-        // True body poses at the frame times.
-        let truth = try #require(try GroundTruthPoses(dataset: dataset))
-        func pose(_ t: Double) -> (Matrix3, Vector3)? {
-            truth.T_world_body(at: Int64((t * 1e9).rounded())).map { ($0.rotationMatrix, $0.translation) }
-        }
-        let rig = first.estimator.core.rig
+        let (recorder, measured, rig, pose) = try Self.recordedRun(dataset, TrackerConfiguration(mode: mode))
         let cam0 = try dataset.cameras[0].makeCameraModel()
         let cam1 = dataset.cameras.count > 1 ? try dataset.cameras[1].makeCameraModel() : nil
         let times = recorder.frames.keys.sorted()
@@ -39,13 +58,7 @@ struct IdealTracksExperiment {
                 poses[feature.id, default: []].append(p)
             }
         }
-        var points: [Int: Vector3] = [:]
-        for (id, obs) in observations {
-            guard let p = poses[id], let x = Triangulation.triangulate(obs, poses: p, rig: rig, iterations: 10,
-                                                                      minParallax: 0.005, maxErrorNormalized: .infinity)
-            else { continue }
-            points[id] = x
-        }
+        let points = Self.points(observations, poses: poses, rig: rig)
         let second = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: mode))
         second.estimator.core.frameFilter = { frame in
             guard var f = recorder.frames[frame.timestamp], let (r, c) = pose(frame.timestamp) else { return frame }

@@ -130,9 +130,13 @@ struct EstimatorCore {
         if let frameFilter, let f = frame { frame = frameFilter(f) }
         let gyroNow = imu.gyro(at: frameTime)
         if readoutEstimator != nil, let f = frame, let gyroNow { estimateReadout(f, gyro: gyroNow, rotation: predicted) }
+        // A rolling shutter's rows are turned back with the rate fitted over the readout, which also
+        // gives its rate of change (``IMUBuffer/gyroFit(at:halfWidth:)``).
+        let rowTurn = rollingShutter.flatMap { imu.gyroFit(at: frameTime, halfWidth: 0.5 * $0.readout) }
+        let gyroCorrection = state?.gyroCorrection ?? .identity
         if let rollingShutter, let f = frame {
-            let correction = state?.gyroCorrection ?? .identity
-            frame = rollingShutter.apply(f, angularVelocity: correction * ((gyroNow ?? .zero) - (state?.biasGyro ?? .zero)))
+            frame = rollingShutter.apply(f, angularVelocity: gyroCorrection * ((rowTurn?.rate ?? gyroNow ?? .zero) - (state?.biasGyro ?? .zero)),
+                                         angularAcceleration: gyroCorrection * (rowTurn?.acceleration ?? .zero))
         }
         let t1 = ThreadClock.milliseconds()
         let featureCount = frame?.features.count ?? 0
@@ -174,8 +178,10 @@ struct EstimatorCore {
                     let extra = turnNoise * rate.norm / configuration.pixelNoiseSigma
                     s.clones[s.clones.count - 1].noiseScale = (1 + extra * extra).squareRoot()
                 }
+                // The rows' turn as the correction applied it (the rate fitted over the readout).
+                let rowRate = rowTurn.map { gyroCorrection * ($0.rate - s.biasGyro) } ?? rate
                 features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo, readout: rollingShutter,
-                                angularVelocity: rate)
+                                angularVelocity: rowRate, angularAcceleration: gyroCorrection * (rowTurn?.acceleration ?? .zero))
                 runUpdates(&s, current: frame)
                 followReadoutEstimate(s)
                 rig = s.rig

@@ -16,8 +16,10 @@ struct Observation {
     /// The same for cam1.
     var rightRowFraction: Double = 0
     /// Each camera's turn rate (its own frame, rad/s) at the frame: ``left`` and ``right`` were
-    /// turned back to the middle-row time with these and ``readoutApplied``.
+    /// turned back to the middle-row time with these, their rates of change and ``readoutApplied``.
     var leftRate = Vector3.zero, rightRate = Vector3.zero
+    /// Each camera's angular acceleration (its own frame, rad/s²) at the frame.
+    var leftAcceleration = Vector3.zero, rightAcceleration = Vector3.zero
     /// The readout (s) the rotation of each row was undone with.
     var readoutApplied: Double = 0
 
@@ -28,12 +30,15 @@ struct Observation {
     /// (the filter's readout estimate moved since the frame was added).
     func withReadout(_ t: Double) -> Observation {
         guard t != readoutApplied, leftRowFraction != 0 || rightRowFraction != 0 else { return self }
-        func turned(_ n: Vector2, rate: Vector3, fraction: Double) -> Vector2 {
-            RollingShutterCorrection.turned(n, by: rate * (fraction * (t - readoutApplied)))
+        // Undo the turn for the applied readout's row delay, then apply the one for the new delay.
+        func turned(_ n: Vector2, rate: Vector3, acceleration: Vector3, fraction: Double) -> Vector2 {
+            let new = RollingShutterCorrection.rowTurn(rate: rate, acceleration: acceleration, delay: fraction * t)
+            let old = RollingShutterCorrection.rowTurn(rate: rate, acceleration: acceleration, delay: fraction * readoutApplied)
+            return RollingShutterCorrection.turned(n, by: new - old)
         }
         var o = self
-        o.left = turned(left, rate: leftRate, fraction: leftRowFraction)
-        if let r = right { o.right = turned(r, rate: rightRate, fraction: rightRowFraction) }
+        o.left = turned(left, rate: leftRate, acceleration: leftAcceleration, fraction: leftRowFraction)
+        if let r = right { o.right = turned(r, rate: rightRate, acceleration: rightAcceleration, fraction: rightRowFraction) }
         o.readoutApplied = t
         return o
     }
@@ -64,10 +69,12 @@ struct FeatureDatabase {
 
     /// Appends one frame's features as observations of clone `frameNumber` (cam1 only when `stereo`),
     /// with each row's place in the readout when the cameras have a rolling shutter (`readout`, which
-    /// turned the rows back with the body rate `angularVelocity`).
+    /// turned the rows back with the body rate `angularVelocity` and its rate of change
+    /// `angularAcceleration`).
     mutating func append(_ frame: FeatureFrame, frameNumber: Int, stereo: Bool, readout: RollingShutterCorrection? = nil,
-                         angularVelocity: Vector3 = .zero) {
+                         angularVelocity: Vector3 = .zero, angularAcceleration: Vector3 = .zero) {
         let rates = readout?.cameraRates(angularVelocity)
+        let accelerations = readout?.cameraRates(angularAcceleration)
         for f in frame.features {
             var o = Observation(frame: frameNumber, left: f.normalized, right: stereo ? f.rightNormalized : nil)
             if let readout, let rates {
@@ -75,6 +82,8 @@ struct FeatureDatabase {
                 if stereo, let rp = f.rightPixel { o.rightRowFraction = readout.rowFraction(row: rp.y, camera: 1) }
                 o.leftRate = rates.0
                 o.rightRate = rates.1
+                o.leftAcceleration = accelerations?.0 ?? .zero
+                o.rightAcceleration = accelerations?.1 ?? .zero
                 o.readoutApplied = readout.readout
             }
             tracks[f.id, default: FeatureTrack(id: f.id, observations: [])].observations.append(o)

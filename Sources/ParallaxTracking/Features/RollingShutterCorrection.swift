@@ -6,9 +6,10 @@ import ParallaxVision
 /// time the frame's stamp refers to (Kalibr's `line_delay` per row; row v is read at
 /// t + (v − (height − 1)/2) · line_delay).
 ///
-/// Only the rotation during the readout is undone, from the gyro: with the camera turning at ω_c,
-/// R_wc(t + δ) = R_wc(t) Exp(ω_c δ), so a bearing b seen at row time t + δ was Exp(ω_c δ) b at the
-/// middle-row time t. The translation during the readout cannot be undone here (it depends on the
+/// Only the rotation during the readout is undone, from the gyro: with the camera turning at ω_c
+/// and that rate changing at ω̇_c (``IMUBuffer/gyroFit(at:halfWidth:)``),
+/// R_wc(t + δ) = R_wc(t) Exp(ω_c δ + ½ ω̇_c δ²) to second order, so a bearing b seen at row time
+/// t + δ was Exp(ω_c δ + ½ ω̇_c δ²) b at the middle-row time t. The translation during the readout cannot be undone here (it depends on the
 /// point's depth): a hand turning at 200 °/s moves a feature by ~16 px over a 20 ms readout, walking
 /// at 1 m/s moves a point 2 m away by ~2 px — small, but with the same sign frame after frame, so
 /// it biases scale. Each observation therefore keeps its row's delay (``delay(row:camera:)``, stored
@@ -67,27 +68,35 @@ struct RollingShutterCorrection {
         return b.z > 1e-9 ? Vector2(b.x / b.z, b.y / b.z) : n
     }
 
-    /// cam0's and cam1's turn rates (each in its own frame) for the body rate `w`.
+    /// cam0's and cam1's turn rates (each in its own frame) for the body rate `w` (or their rates of
+    /// change for the body's angular acceleration).
     func cameraRates(_ w: Vector3) -> (Vector3, Vector3) {
         let w0 = R_body_cam0.transpose * w
         return (w0, R_c1_c0 * w0)
     }
 
+    /// The rotation vector turning a bearing read `delay` seconds after the frame time back to the
+    /// frame time, for a camera turning at `rate` that changes at `acceleration` (its own frame).
+    static func rowTurn(rate: Vector3, acceleration: Vector3, delay: Double) -> Vector3 {
+        rate * delay + acceleration * (0.5 * delay * delay)
+    }
+
     /// `frame` with every normalised observation moved to the middle-row time; `angularVelocity`
-    /// is the body rate (gyro minus bias) at the frame.
-    func apply(_ frame: FeatureFrame, angularVelocity w: Vector3) -> FeatureFrame {
+    /// is the body rate (gyro minus bias) at the frame and `angularAcceleration` its rate of change.
+    func apply(_ frame: FeatureFrame, angularVelocity w: Vector3, angularAcceleration a: Vector3 = .zero) -> FeatureFrame {
         let (w0, w1) = cameraRates(w)
-        func moved(_ n: Vector2, row: Double, rate: Vector3, delay: Double, middle: Double) -> Vector2 {
-            Self.turned(n, by: rate * ((row - middle) * delay))
+        let (a0, a1) = cameraRates(a)
+        func moved(_ n: Vector2, row: Double, rate: Vector3, acceleration: Vector3, delay: Double, middle: Double) -> Vector2 {
+            Self.turned(n, by: Self.rowTurn(rate: rate, acceleration: acceleration, delay: (row - middle) * delay))
         }
         var out = frame
         for k in out.features.indices {
             let f = out.features[k]
-            out.features[k].normalized = moved(f.normalized, row: f.pixel.y, rate: w0, delay: lineDelay.left,
-                                               middle: middleRow.left)
+            out.features[k].normalized = moved(f.normalized, row: f.pixel.y, rate: w0, acceleration: a0,
+                                               delay: lineDelay.left, middle: middleRow.left)
             if let rn = f.rightNormalized, let rp = f.rightPixel {
-                out.features[k].rightNormalized = moved(rn, row: rp.y, rate: w1, delay: lineDelay.right,
-                                                        middle: middleRow.right)
+                out.features[k].rightNormalized = moved(rn, row: rp.y, rate: w1, acceleration: a1,
+                                                        delay: lineDelay.right, middle: middleRow.right)
             }
         }
         return out
