@@ -134,9 +134,10 @@ struct EstimatorCore {
         // gives its rate of change (``IMUBuffer/gyroFit(at:halfWidth:)``).
         let rowTurn = rollingShutter.flatMap { imu.gyroFit(at: frameTime, halfWidth: 0.5 * $0.readout) }
         let gyroCorrection = state?.gyroCorrection ?? .identity
+        let rowAcceleration = gyroCorrection * (rowTurn?.acceleration ?? .zero)
         if let rollingShutter, let f = frame {
-            frame = rollingShutter.apply(f, angularVelocity: gyroCorrection * ((rowTurn?.rate ?? gyroNow ?? .zero) - (state?.biasGyro ?? .zero)),
-                                         angularAcceleration: gyroCorrection * (rowTurn?.acceleration ?? .zero))
+            let turnRate = gyroCorrection * ((rowTurn?.rate ?? gyroNow ?? .zero) - (state?.biasGyro ?? .zero))
+            frame = rollingShutter.apply(f, angularVelocity: turnRate, angularAcceleration: rowAcceleration)
         }
         let t1 = ThreadClock.milliseconds()
         let featureCount = frame?.features.count ?? 0
@@ -181,7 +182,7 @@ struct EstimatorCore {
                 // The rows' turn as the correction applied it (the rate fitted over the readout).
                 let rowRate = rowTurn.map { gyroCorrection * ($0.rate - s.biasGyro) } ?? rate
                 features.append(frame, frameNumber: memory.frameCounter, stereo: isStereo, readout: rollingShutter,
-                                angularVelocity: rowRate, angularAcceleration: gyroCorrection * (rowTurn?.acceleration ?? .zero))
+                                angularVelocity: rowRate, angularAcceleration: rowAcceleration)
                 runUpdates(&s, current: frame)
                 followReadoutEstimate(s)
                 rig = s.rig

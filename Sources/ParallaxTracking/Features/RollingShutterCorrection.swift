@@ -9,10 +9,10 @@ import ParallaxVision
 /// Only the rotation during the readout is undone, from the gyro: with the camera turning at ω_c
 /// and that rate changing at ω̇_c (``IMUBuffer/gyroFit(at:halfWidth:)``),
 /// R_wc(t + δ) = R_wc(t) Exp(ω_c δ + ½ ω̇_c δ²) to second order, so a bearing b seen at row time
-/// t + δ was Exp(ω_c δ + ½ ω̇_c δ²) b at the middle-row time t. The translation during the readout cannot be undone here (it depends on the
-/// point's depth): a hand turning at 200 °/s moves a feature by ~16 px over a 20 ms readout, walking
-/// at 1 m/s moves a point 2 m away by ~2 px — small, but with the same sign frame after frame, so
-/// it biases scale. Each observation therefore keeps its row's delay (``delay(row:camera:)``, stored
+/// t + δ was Exp(ω_c δ + ½ ω̇_c δ²) b at the middle-row time t. The translation during the readout
+/// cannot be undone here (it depends on the point's depth): a hand turning at 200 °/s moves a
+/// feature by ~16 px over a 20 ms readout, walking at 1 m/s moves a point 2 m away by ~2 px —
+/// small, but with the same sign frame after frame, so it biases scale. Each observation therefore keeps its row's delay (``delay(row:camera:)``, stored
 /// in ``Observation``), and the measurement model places the camera at the clone's position plus
 /// velocity × delay. This is Li, Kim & Mourikis's model (ICRA 2013) with the rotation applied to the
 /// measurements and the translation in the residual (the velocity a constant there, not a state).
