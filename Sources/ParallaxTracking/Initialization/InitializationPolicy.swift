@@ -21,7 +21,12 @@ extension EstimatorCore {
         var gyroBias = Vector3.zero
         var biasAccel = Vector3.zero
         let visuallyStill = startup.stillSince.map { t - $0 >= configuration.staticInitializer.window * 0.5 } ?? false
-        let handheldSteady = startup.isSteady(window: configuration.steadinessWindow)
+        // A steady-looking start whose images show parallax may be a slow translation past far
+        // points rather than a hand: it waits for the alignment, up to the alignment's timeout.
+        let steadyLooking = startup.isSteady(window: configuration.steadinessWindow)
+        let handheldSteady = steadyLooking
+            && ((startParallax() ?? 0) <= configuration.steadyStartMaximumParallax
+                || newest.timestamp - first >= configuration.alignmentTimeout)
         if visuallyStill, let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
             nav = r.state
             uncertainty = priors.fromRest
@@ -108,6 +113,21 @@ extension EstimatorCore {
         health.clearUpdates()
         features.removeAll()
         startup.alignmentFrames.removeAll()
+    }
+
+    /// The parallax (pixels) of the start window (``StartParallax``) between the frame
+    /// ``TrackerConfiguration/steadinessWindow`` frames back and the newest, the gyro's rotation
+    /// between them removed (with the images' gyro bias when known). Nil with too few frames.
+    func startParallax() -> Double? {
+        let frames = startup.alignmentFrames
+        let back = configuration.steadinessWindow
+        guard back > 0, frames.count > back, let newest = frames.last else { return nil }
+        let oldest = frames[frames.count - 1 - back]
+        guard let R = predictedCameraRotation(from: oldest.time, to: newest.time) else { return nil }
+        return StartParallax.median(from: oldest.observations.map { ($0.id, $0.left) },
+                                    to: newest.observations.map { ($0.id, $0.left) },
+                                    rotation: R, focalLength: 0.5 * (camera0Model.fx + camera0Model.fy),
+                                    minimumFeatures: configuration.minimumFeatures)
     }
 
     /// Body velocity (in the body frame) from stereo points seen in the previous and current frame:

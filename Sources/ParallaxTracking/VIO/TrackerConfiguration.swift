@@ -131,6 +131,18 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Frames over which a start is judged steady (no image translation in at least 80 % of them)
     /// before a mono start without parallax may begin at zero velocity.
     public var steadinessWindow: Int = 10
+    /// Parallax (pixels: the median of each feature's motion over the steadiness window once the
+    /// gyro's rotation, and the small rotation that best explains the rest, are removed; see
+    /// `StartParallax`) above which a steady-looking mono start waits for the visual–inertial
+    /// alignment, up to ``alignmentTimeout``, before it starts at zero velocity as a hand would.
+    /// Frame by frame a drone drifting at 0.1–0.2 m/s past points 2–4 m away moves them as little
+    /// as a hand's tremor does; over the window its motion adds up. On simulated EuRoC V1_02 played
+    /// backwards (a phone-profile start in slow flight, 2.1 px at 0.6 s) the zero-velocity start put
+    /// the first track update 0.15 m/s wrong, the scale came out twice the truth and the filter reset
+    /// at 4.8 s (ATE 28 cm); the alignment one frame later measured the velocity (1.8 cm). Hand-held
+    /// starts on TUM-VI room2 measured 0.7–1.35 px; room5's hands drift (1.5–2.4 px), and some of
+    /// those now start at the timeout, 0.2 s later.
+    public var steadyStartMaximumParallax: Double = 1.5
     /// Minimum number of features the front-end must track for `normal` tracking.
     public var minimumFeatures: Int = 15
     /// Angular rate (rad/s) above which tracking is reported `limited(excessiveMotion)`.
