@@ -22,13 +22,13 @@ struct IMUBuffer {
 
     /// Samples from the one in force at `t` onwards.
     func slice(from t: Double) -> ArraySlice<IMUMeasurement> {
-        let i = samples.lastIndex { $0.timestamp <= t } ?? 0
-        return samples[i...]
+        samples[max(0, firstIndex { $0.timestamp > t } - 1)...]
     }
 
     /// Samples up to and including the last one at or before `t`; nil when none is that old.
     func prefix(through t: Double) -> ArraySlice<IMUMeasurement>? {
-        samples.lastIndex { $0.timestamp <= t }.map { samples[...$0] }
+        let end = firstIndex { $0.timestamp > t }
+        return end > 0 ? samples[..<end] : nil
     }
 
     /// The newest sample.
@@ -79,8 +79,8 @@ struct IMUBuffer {
         return (s0.gyro + (s1.gyro - s0.gyro) * u, .zero)
     }
 
-    /// Index of the first sample for which `isAfter` holds (`samples.count` when none); `isAfter`
-    /// must be false then true along the time-ordered samples.
+    /// Index of the first sample for which `isAfter` holds (`samples.count` when none), by binary
+    /// search; `isAfter` must be false then true along the samples (strictly increasing in time).
     private func firstIndex(where isAfter: (IMUMeasurement) -> Bool) -> Int {
         var lo = 0, hi = samples.count
         while lo < hi {

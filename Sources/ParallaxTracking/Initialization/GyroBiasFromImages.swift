@@ -156,7 +156,7 @@ struct GyroBiasFromImages {
             pairs[p].baseline = t
             for (f, g) in zip(pairs[p].first, pairs[p].second) { residuals.append(t.dot(f.cross(r * g))) }
         }
-        return max(1e-6, 1.4826 * Self.median(residuals.map { abs($0) }))
+        return max(1e-6, 1.4826 * upperMedian(residuals.map { abs($0) }))
     }
 
     /// Two unit vectors spanning the plane normal to the unit baseline `t`: the directions its
@@ -204,11 +204,5 @@ struct GyroBiasFromImages {
             pre.integrate(gyro: segment.gyro, accel: segment.accel, dt: segment.duration)
         }
         return pre.deltaTime > 0 ? pre : nil
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let s = values.sorted()
-        return s[s.count / 2]
     }
 }

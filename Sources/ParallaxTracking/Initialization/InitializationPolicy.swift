@@ -24,7 +24,7 @@ extension EstimatorCore {
         // A steady-looking start whose images show parallax may be a slow translation past far
         // points rather than a hand: it waits for the alignment, up to the alignment's timeout.
         let steadyLooking = startup.isSteady(window: configuration.steadinessWindow)
-        let handheldSteady = steadyLooking
+        let handheldSteady = steadyLooking && !isStereo
             && ((startParallax() ?? 0) <= configuration.steadyStartMaximumParallax
                 || newest.timestamp - first >= configuration.alignmentTimeout)
         if visuallyStill, let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
@@ -152,8 +152,7 @@ extension EstimatorCore {
             tx.append(t.x); ty.append(t.y); tz.append(t.z)
         }
         guard tx.count >= 10 else { return nil }
-        func median(_ v: [Double]) -> Double { let s = v.sorted(); return s[s.count / 2] }
-        let tCam = Vector3(median(tx), median(ty), median(tz))
+        let tCam = Vector3(upperMedian(tx), upperMedian(ty), upperMedian(tz))
         // Camera displacement in the current camera frame is −t; in the body frame R_bc (−t).
         return rbc * (-tCam) / dt
     }

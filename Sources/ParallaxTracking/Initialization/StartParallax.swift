@@ -35,10 +35,10 @@ enum StartParallax {
         }
         guard carried.count >= max(3, minimumFeatures) else { return nil }
         var residual = leftover(carried, moved, using: Array(carried.indices))
-        let limit = 3 * middle(residual)
+        let limit = 3 * upperMedian(residual)
         let kept = residual.indices.filter { residual[$0] <= limit }
         if kept.count >= 3, kept.count < residual.count { residual = leftover(carried, moved, using: kept) }
-        return middle(residual) * focalLength
+        return upperMedian(residual) * focalLength
     }
 
     /// Each feature's motion less the small rotation fitted to the features `using`; the rotation
@@ -48,7 +48,7 @@ enum StartParallax {
             let x = at[k].x, y = at[k].y
             return (Vector3(-x * y, 1 + x * x, -y), Vector3(-(1 + y * y), x * y, x))
         }
-        var normal = Matrix3(diagonal: .zero)
+        var normal = Matrix3.zero
         var rhs = Vector3.zero
         for k in using {
             let (ju, jv) = rows(k)
@@ -62,7 +62,4 @@ enum StartParallax {
             return (du * du + dv * dv).squareRoot()
         }
     }
-
-    /// The upper median.
-    private static func middle(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
 }
