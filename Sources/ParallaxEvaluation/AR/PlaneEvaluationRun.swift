@@ -2,6 +2,7 @@ import Foundation
 import ParallaxAR
 import ParallaxDatasets
 import ParallaxMath
+import ParallaxSimulation
 import ParallaxTracking
 
 /// Replays a simulated dataset with horizontal and vertical plane detection and scores the
@@ -27,11 +28,19 @@ public enum PlaneEvaluationRun {
         var recorder = PlaneMapQualityRecorder(truth: truth)
         let reference = GroundTruthPoses(states: try session.dataset.groundTruth())
         let T_B_C = session.cameraCalibration?.T_body_camera ?? .identity
+        // The camera that rendered the images and when, when the simulation wrote sensor effects
+        // (a calibration error, a camera–IMU time shift): hits placed from the true camera use it
+        // (PlaneMapQuality.extentHitDistancesFromCamera).
+        let rendering = try renderingCamera(datasetRoot: root)
         var estimated: [Vector3] = [], actual: [Vector3] = []
         while let frame = try session.nextFrame() {
             evaluator.observe(frame, T_A_W: session.worldTransform, trackingStartTime: session.trackingStartTime)
             let T_W_B = reference?.T_world_body(at: frame.timestampNs, holdingEndsFor: Session.groundTruthEndHoldNs)
-            recorder.observe(frame, trueCamera: T_W_B.map { $0 * T_B_C }, T_A_W: session.worldTransform)
+            let T_W_B_rendered = rendering.map {
+                reference?.T_world_body(at: frame.timestampNs + $0.timeShiftNs, holdingEndsFor: Session.groundTruthEndHoldNs)
+            } ?? T_W_B
+            recorder.observe(frame, trueCamera: T_W_B.map { $0 * T_B_C }, T_A_W: session.worldTransform,
+                             renderingCamera: T_W_B_rendered.map { $0 * (rendering?.T_body_camera ?? T_B_C) })
             if frame.camera.trackingState == .normal, let T_A_W = session.worldTransform,
                let T_W_B = reference?.T_world_body(at: frame.timestampNs, holdingEndsFor: Session.groundTruthEndHoldNs) {
                 estimated.append(T_A_W.inverse * frame.camera.position)
@@ -48,5 +57,27 @@ public enum PlaneEvaluationRun {
         var report = evaluator.report(T_truth_world: T_truth_world, seenRegions: recorder.seenRegions())
         report.quality = recorder.quality(report: report, T_truth_world: T_truth_world)
         return report
+    }
+
+    /// cam0 as it rendered the images, from a simulation's `truth/meta.json`: its true `T_BS` and
+    /// the true camera–IMU time shift (an image stamped `t` was seen at `t + timeShiftNs` on the
+    /// ground truth's clock). Nil when the file is absent (no sensor effects).
+    static func renderingCamera(datasetRoot root: URL) throws -> (T_body_camera: RigidTransform, timeShiftNs: Int64)? {
+        let url = root.appendingPathComponent("truth/meta.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let meta: SensorMetaFile
+        do {
+            meta = try JSONDecoder().decode(SensorMetaFile.self, from: Data(contentsOf: url))
+        } catch {
+            throw EvaluationError("\(url.path): not a simulation meta file: \(error)")
+        }
+        guard let rows = meta.cameras.first?.trueCalibration.T_BS, rows.count == 4, rows.allSatisfy({ $0.count == 4 }),
+              rows.joined().allSatisfy(\.isFinite) else {
+            throw EvaluationError("\(url.path): cameras[0].trueCalibration.T_BS is not four rows of four finite numbers")
+        }
+        guard meta.timeshift_cam_imu.isFinite, abs(meta.timeshift_cam_imu) <= 1 else {
+            throw EvaluationError("\(url.path): timeshift_cam_imu \(meta.timeshift_cam_imu) s is not a finite shift within ±1 s")
+        }
+        return (RigidTransform(matrix: Matrix4(rowMajor: Array(rows.joined()))), Int64((meta.timeshift_cam_imu * 1e9).rounded()))
     }
 }

@@ -33,6 +33,21 @@ public struct PlaneMapQuality: Sendable, Equatable {
     /// When each `existingPlaneUsingExtent` hit was made, seconds after the first frame (parallel
     /// to ``extentHitDistances``).
     public var extentHitTimes: [Double] = []
+    /// Distances (m) of the same `existingPlaneUsingExtent` hits from the nearest true surface when
+    /// each is placed from the true camera of its frame rather than through the whole-run alignment:
+    /// the hit is taken into the estimated camera's frame and out again through the true one.
+    ///
+    /// Why both: ``extentHitDistances`` maps the session's world into the truth's by one position
+    /// and yaw alignment of the whole camera trajectory, so a hit that sits exactly where the camera
+    /// sees the surface still counts as off while the tracker's world is displaced from where that
+    /// alignment puts it (a mono start before the scale has settled, slow drift later). What a user
+    /// sees is the hit relative to the camera: content placed there lands on the surface in the
+    /// image. This figure measures that; the aligned one also charges the world's drift. The true
+    /// camera is the true body pose with the camera that rendered the images (the true body pose with
+    /// the simulation's true `T_BS` from `truth/meta.json`, else the written one).
+    public var extentHitDistancesFromCamera: [Double] = []
+    /// The same for `existingPlaneUsingGeometry` hits.
+    public var geometryHitDistancesFromCamera: [Double] = []
 
     /// Anchors with `existingPlaneUsingExtent` hits more than `limit` (m) from any true surface,
     /// with those hits' count, most first: where the misses come from.
@@ -88,6 +103,9 @@ public struct PlaneMapQualityRecorder {
     private var extentHits: [Vector3] = [], geometryHits: [Vector3] = [], featureHits: [Vector3] = []
     private var extentAnchors: [UUID] = []
     private var extentTimes: [Double] = []
+    /// Hits placed in the truth world through the true camera of their frame (see
+    /// ``PlaneMapQuality/extentHitDistancesFromCamera``).
+    private var extentHitsFromCamera: [Vector3] = [], geometryHitsFromCamera: [Vector3] = []
     private var firstTimestamp: Double?
 
     /// Creates a recorder.
@@ -101,7 +119,10 @@ public struct PlaneMapQualityRecorder {
     public func seenRegions() -> [String: [Vector2]] { coverage.seenRegions() }
 
     /// Records one frame: `T_W_C` is the true OpenCV camera pose (truth world), `T_A_W` the session's.
-    public mutating func observe(_ frame: Frame, trueCamera T_W_C: RigidTransform?, T_A_W: RigidTransform?) {
+    /// `renderingCamera`: the camera that rendered the image, when the dataset's written extrinsics
+    /// differ from it (hits placed from the true camera use it; nil: `T_W_C`).
+    public mutating func observe(_ frame: Frame, trueCamera T_W_C: RigidTransform?, T_A_W: RigidTransform?,
+                                 renderingCamera: RigidTransform? = nil) {
         defer { frames += 1 }
         if firstTimestamp == nil { firstTimestamp = frame.timestamp }
         if frames % visibilityStride == 0, let T_W_C {
@@ -110,6 +131,8 @@ public struct PlaneMapQualityRecorder {
         }
         guard frames % hitFrameStride == 0, frame.camera.trackingState == .normal, let T_A_W else { return }
         let T_W_A = T_A_W.inverse
+        // Session world → estimated camera → truth world through the true camera.
+        let T_truth_session = (renderingCamera ?? T_W_C).map { $0 * frame.camera.poseOpenCV.inverse }
         for j in 0..<gridSize {
             for i in 0..<gridSize {
                 let p = Vector2((Double(i) + 0.5) / Double(gridSize), (Double(j) + 0.5) / Double(gridSize))
@@ -117,8 +140,12 @@ public struct PlaneMapQualityRecorder {
                     extentHits.append(T_W_A * h.position)
                     extentAnchors.append(anchor.identifier)
                     extentTimes.append(frame.timestamp - (firstTimestamp ?? frame.timestamp))
+                    if let T_truth_session { extentHitsFromCamera.append(T_truth_session * h.position) }
                 }
-                if let h = frame.hitTest(p, types: .existingPlaneUsingGeometry).first { geometryHits.append(T_W_A * h.position) }
+                if let h = frame.hitTest(p, types: .existingPlaneUsingGeometry).first {
+                    geometryHits.append(T_W_A * h.position)
+                    if let T_truth_session { geometryHitsFromCamera.append(T_truth_session * h.position) }
+                }
                 if let h = frame.hitTest(p, types: .featurePoint).first { featureHits.append(T_W_A * h.position) }
             }
         }
@@ -152,6 +179,8 @@ public struct PlaneMapQualityRecorder {
                                       geometryHitDistances: geometryHits.map { distanceToTruth(T_truth_world * $0) },
                                       extentHitAnchors: extentAnchors)
         quality.extentHitTimes = extentTimes
+        quality.extentHitDistancesFromCamera = extentHitsFromCamera.map(distanceToTruth)
+        quality.geometryHitDistancesFromCamera = geometryHitsFromCamera.map(distanceToTruth)
         quality.featurePointHitDistances = featureHits.map { distanceToTruth(T_truth_world * $0) }
         quality.glimpsed = glimpsed
         quality.seenArea = seenArea
