@@ -43,8 +43,9 @@ public struct PlaneMapQuality: Sendable, Equatable {
     /// alignment puts it (a mono start before the scale has settled, slow drift later). What a user
     /// sees is the hit relative to the camera: content placed there lands on the surface in the
     /// image. This figure measures that; the aligned one also charges the world's drift. The true
-    /// camera is the true body pose with the camera that rendered the images (the true body pose with
-    /// the simulation's true `T_BS` from `truth/meta.json`, else the written one).
+    /// camera is the true body pose at the image's true time times the camera that rendered the
+    /// images: the simulation's true `T_BS` and time shift from `truth/meta.json`, else the written
+    /// calibration.
     public var extentHitDistancesFromCamera: [Double] = []
     /// The same for `existingPlaneUsingGeometry` hits.
     public var geometryHitDistancesFromCamera: [Double] = []
