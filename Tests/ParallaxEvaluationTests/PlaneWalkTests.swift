@@ -98,7 +98,8 @@ struct PlaneWalkTests {
         let geometry = try #require(PlaneMapQuality.fraction(quality.geometryHitDistances, within: 0.02))
         // Issue 14 asks 95 %: walk 01 reaches 96.5 / 97.3 %, walk 02 96.8 / 97.5 % since mono KLT
         // templates are warped as the camera moves (2026-11-27; 95.7 / 96.4 and 94.5 / 95.1 before:
-        // walls a few centimetres off while the tracker drifted; docs/ar-session.md).
+        // walls a few centimetres off while the tracker drifted; docs/ar-session.md), and 98.8 / 99.6
+        // and 99.3 / 99.6 % since planes are announced once they hold still (stop 51).
         #expect(extent >= PlaneWalkTests.hitFloor && geometry >= PlaneWalkTests.hitFloor)
     }
 

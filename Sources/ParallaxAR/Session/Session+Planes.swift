@@ -22,6 +22,8 @@ extension Session {
             landmarks.insert(output.featurePoints)
         }
         guard output.trackingState == .normal, let T_A_W = worldTransform, var tracker = planes, let T_W_C else { return }
+        // Planes that have held still long enough are announced even on a frame that refits nothing.
+        defer { announceSettledPlanes(at: time, T_A_W: T_A_W) }
         pointsSeenSincePlaneUpdate.formUnion(output.featurePoints.map(\.id))
         guard landmarks.revision != lastPlaneRevision else { return }
         if let last = lastPlaneUpdate, time - last < planeUpdateInterval - 1e-6 { return }
@@ -32,17 +34,26 @@ extension Session {
         let changes = tracker.update(points: landmarks.points(), visible: visible,
                                      cameraPosition: T_W_C.translation, timestamp: time)
         planes = tracker
-        applyPlaneChanges(changes, T_A_W: T_A_W)
+        applyPlaneChanges(changes, T_A_W: T_A_W, time: time)
     }
 
-    /// Turns tracker changes into anchors and tells the delegate (removed, added, updated).
-    func applyPlaneChanges(_ changes: PlaneChanges, T_A_W: RigidTransform) {
+    /// Turns tracker changes into anchors and tells the delegate (removed, added, updated). A plane
+    /// without an anchor yet waits until its equation has held for ``planeConfirmationTime``
+    /// (`time`: data time of the change; nil, as for planes a loop closure moved, updates the
+    /// announced planes only).
+    func applyPlaneChanges(_ changes: PlaneChanges, T_A_W: RigidTransform, time: Double? = nil) {
         var added: [any Anchor] = [], updated: [any Anchor] = [], removed: [any Anchor] = []
         for id in changes.removed {
+            pendingPlanes[id] = nil
             if let a = planeAnchors.removeValue(forKey: id) { removed.append(a) }
         }
         for plane in changes.planes {
             let existing = planeAnchors[plane.id]
+            if existing == nil {
+                // A loop closure moving the map (no time) announces nothing new.
+                guard let time, hasSettled(plane, at: time) else { continue }
+            }
+            pendingPlanes[plane.id] = nil
             let anchor = PlaneAnchorBuilder.anchor(for: plane, T_A_W: T_A_W,
                                                    identifier: existing?.identifier ?? makeIdentifier())
             planeAnchors[plane.id] = anchor
@@ -51,5 +62,32 @@ extension Session {
         if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
         if !added.isEmpty { delegate?.session(self, didAdd: added) }
         if !updated.isEmpty { delegate?.session(self, didUpdate: updated) }
+    }
+
+    /// Whether a plane not yet announced (with estimated poses) has held its equation (offset and normal within
+    /// ``planeConfirmationTolerance``) for ``planeConfirmationTime``; starts or restarts its wait
+    /// otherwise. The comparison is with the start of the current wait, not the previous update, so
+    /// a plane creeping by a few millimetres per update still waits.
+    private func hasSettled(_ plane: DetectedPlane, at time: Double) -> Bool {
+        // Known poses (the ground-truth source) have no scale to settle: nothing to wait for.
+        guard planeConfirmationTime > 0, replayOptions.source != .groundTruth else { return true }
+        if let wait = pendingPlanes[plane.id] {
+            let turned = (plane.normal - wait.normal).norm
+            if abs(plane.offset - wait.offset) <= planeConfirmationTolerance, turned <= planeConfirmationTolerance {
+                return time - wait.since >= planeConfirmationTime - 1e-9
+            }
+        }
+        pendingPlanes[plane.id] = (time, plane.offset, plane.normal)
+        return false
+    }
+
+    /// Announces the waiting planes whose wait is over although no refit touched them this frame.
+    private func announceSettledPlanes(at time: Double, T_A_W: RigidTransform) {
+        guard !pendingPlanes.isEmpty, let tracker = planes else { return }
+        let due = pendingPlanes.keys.sorted().filter { time - (pendingPlanes[$0]?.since ?? time) >= planeConfirmationTime - 1e-9 }
+        let settled = due.compactMap { tracker.planes[$0] }
+        for id in due where tracker.planes[id] == nil { pendingPlanes[id] = nil }
+        guard !settled.isEmpty else { return }
+        applyPlaneChanges(PlaneChanges(planes: settled), T_A_W: T_A_W, time: time)
     }
 }

@@ -64,6 +64,20 @@ public final class Session {
     /// ceiling. The plane fits still weigh points by their covariance alone.
     /// `.infinity` admits every point.
     public var maximumPlanePointRelativeSigma = PointCloud.defaultMaximumRelativeSigma
+    /// Seconds a newly found plane's equation must hold, within ``planeConfirmationTolerance``,
+    /// before its anchor is added (0 adds it at once). A plane found on the first points of a
+    /// hand-held walk can still move by centimetres while the tracker settles its scale: on a phone
+    /// walk through TUM-VI room5 the ceiling was found 7.7 cm from where it settled and moved there
+    /// over 2 s, and every hit on it meanwhile was off; a floor found on a steadier start held within
+    /// 1 cm from the first update. ARKit and ARCore likewise report a plane once it persists.
+    /// Only with estimated poses: with the ground-truth source planes are added when found.
+    public var planeConfirmationTime = 1.0
+    /// Largest change (m) of a waiting plane's offset, or of its normal (rad, the same number), over
+    /// ``planeConfirmationTime`` for it to count as settled.
+    public var planeConfirmationTolerance = 0.01
+    /// Planes found but not yet announced: when their current run of agreement began, and the
+    /// plane equation at its start.
+    var pendingPlanes: [Int: (since: Double, offset: Double, normal: Vector3)] = [:]
     /// Data time of the last plane update, and the points seen since it (their sight lines).
     var lastPlaneUpdate: Double?
     var pointsSeenSincePlaneUpdate = Set<UInt64>()
@@ -115,6 +129,7 @@ public final class Session {
             let removed: [any Anchor] = userAnchors + planeAnchors.keys.sorted().compactMap { planeAnchors[$0] }
             userAnchors = []
             planeAnchors = [:]
+            pendingPlanes = [:]
             if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
         }
         if reset {
@@ -138,6 +153,7 @@ public final class Session {
             pointsSeenSincePlaneUpdate = []
             let removed = planeAnchors.keys.sorted().compactMap { planeAnchors[$0] }
             planeAnchors = [:]
+            pendingPlanes = [:]
             if !removed.isEmpty { delegate?.session(self, didRemove: removed) }
         }
         self.configuration = configuration
