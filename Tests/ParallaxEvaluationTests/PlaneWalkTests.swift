@@ -124,9 +124,10 @@ struct PlaneWalkTests {
               + ", floor offset \(report.floor?.signedOffsetCm ?? .nan) cm")
         let extent = try #require(PlaneMapQuality.fraction(quality.extentHitDistances, within: 0.02))
         let geometry = try #require(PlaneMapQuality.fraction(quality.geometryHitDistances, within: 0.02))
-        // Below the 95 % (the phone walks average 92.6 %: docs/ar-session.md); the floor
-        // here is what the points' model is worth on this walk.
-        #expect(extent >= 0.9 && geometry >= 0.9, "hits within 2 cm \(extent) / \(geometry)")
+        // The 95 %: 96.6 / 97.1 % since planes are announced once they hold still (stop 51;
+        // 93.3 / 94.5 % before, when this asked 90 %: the phone walks then averaged 93.7 %).
+        #expect(extent >= PlaneWalkTests.hitFloor && geometry >= PlaneWalkTests.hitFloor,
+                "hits within 2 cm \(extent) / \(geometry)")
         #expect(try #require(report.floor?.offsetErrorCm) <= 1.0)
     }
 
