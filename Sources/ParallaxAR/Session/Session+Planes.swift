@@ -74,7 +74,7 @@ extension Session {
         if let wait = pendingPlanes[plane.id] {
             let turned = (plane.normal - wait.normal).norm
             if abs(plane.offset - wait.offset) <= planeConfirmationTolerance, turned <= planeConfirmationTolerance {
-                return time - wait.since >= planeConfirmationTime - 1e-9
+                return waitIsOver(since: wait.since, at: time)
             }
         }
         pendingPlanes[plane.id] = (time, plane.offset, plane.normal)
@@ -84,10 +84,15 @@ extension Session {
     /// Announces the waiting planes whose wait is over although no refit touched them this frame.
     private func announceSettledPlanes(at time: Double, T_A_W: RigidTransform) {
         guard !pendingPlanes.isEmpty, let tracker = planes else { return }
-        let due = pendingPlanes.keys.sorted().filter { time - (pendingPlanes[$0]?.since ?? time) >= planeConfirmationTime - 1e-9 }
+        let due = pendingPlanes.filter { waitIsOver(since: $0.value.since, at: time) }.keys.sorted()
         let settled = due.compactMap { tracker.planes[$0] }
         for id in due where tracker.planes[id] == nil { pendingPlanes[id] = nil }
         guard !settled.isEmpty else { return }
         applyPlaneChanges(PlaneChanges(planes: settled), T_A_W: T_A_W, time: time)
+    }
+
+    /// Whether a wait begun at `since` has lasted ``planeConfirmationTime`` at `time`.
+    private func waitIsOver(since: Double, at time: Double) -> Bool {
+        time - since >= planeConfirmationTime - 1e-9
     }
 }

@@ -41,8 +41,7 @@ public enum PlaneEvaluationRun {
             } ?? T_W_B
             recorder.observe(frame, trueCamera: T_W_B.map { $0 * T_B_C }, T_A_W: session.worldTransform,
                              renderingCamera: T_W_B_rendered.map { $0 * (rendering?.T_body_camera ?? T_B_C) })
-            if frame.camera.trackingState == .normal, let T_A_W = session.worldTransform,
-               let T_W_B = reference?.T_world_body(at: frame.timestampNs, holdingEndsFor: Session.groundTruthEndHoldNs) {
+            if frame.camera.trackingState == .normal, let T_A_W = session.worldTransform, let T_W_B {
                 estimated.append(T_A_W.inverse * frame.camera.position)
                 actual.append((T_W_B * T_B_C).translation)
             }

@@ -23,10 +23,12 @@ extension EstimatorCore {
         let visuallyStill = startup.stillSince.map { t - $0 >= configuration.staticInitializer.window * 0.5 } ?? false
         // A steady-looking start whose images show parallax may be a slow translation past far
         // points rather than a hand: it waits for the alignment, up to the alignment's timeout.
-        let steadyLooking = startup.isSteady(window: configuration.steadinessWindow)
-        let handheldSteady = steadyLooking && !isStereo
-            && ((startParallax() ?? 0) <= configuration.steadyStartMaximumParallax
-                || newest.timestamp - first >= configuration.alignmentTimeout)
+        // Judged only where the hand-held branch below is reached (mono, no alignment).
+        func handheldSteady() -> Bool {
+            startup.isSteady(window: configuration.steadinessWindow)
+                && ((startParallax() ?? 0) <= configuration.steadyStartMaximumParallax
+                    || newest.timestamp - first >= configuration.alignmentTimeout)
+        }
         if visuallyStill, let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
             nav = r.state
             uncertainty = priors.fromRest
@@ -70,7 +72,7 @@ extension EstimatorCore {
                     uncertainty.tilt = priors.alignedTilt
                 }
                 if vNow != nil { uncertainty.velocity = priors.stereoVelocity }
-            } else if handheldSteady {
+            } else if handheldSteady() {
                 // Mono, turning in place (a hand): no parallax to align, but the velocity is small.
                 vNow = .zero
                 uncertainty.tilt = priors.alignedTilt
