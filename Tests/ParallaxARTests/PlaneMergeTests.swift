@@ -179,6 +179,35 @@ import Testing
         if rule { #expect(table.area > 1.0) }
     }
 
+    /// The same on a phone's points: clutter over the table (a mug, a lamp, mistriangulated
+    /// points) leaves most table points without a local verdict, so the table slab fails a new
+    /// plane's layer test; under the plane fitted on the book it still moves that plane down.
+    @Test func aClutteredTableUnderAPlaneOnItsBookMovesItDown() throws {
+        var noise = Noise(state: 23)
+        var tracker = PlaneTracker(detection: [.horizontal])
+        let camera = Vector3(0, -2, 1.6)
+        let floor = Self.floor(&noise)
+        let book = Self.slab(&noise, xs: 0.1...0.4, ys: 0.1...0.32, z: 0.80, n: 5)
+        _ = tracker.update(points: PlaneTrackerTests.map(floor + book), cameraPosition: camera, timestamp: 0)
+        let first = try #require(tracker.planes.values.first { $0.offset > 0.5 })
+        let top = Self.slab(&noise, xs: -0.6...1.0, ys: -0.3...0.6, z: 0.76, n: 7)
+        let clutter = (0..<60).map { _ in
+            Vector3(0.45 + noise.next(0.55), 0.15 + noise.next(0.45), 0.98 + noise.next(0.14))
+        }
+        let points = floor + book + top + clutter
+        // The precondition: as a new plane the table slab would be refused.
+        let topIndices = Array((floor.count + book.count)..<(floor.count + book.count + top.count))
+        let surfaces = LocalSurfaces.classify(points, indices: topIndices)
+        #expect(!LocalSurfaces.supports(topIndices, surfaces, .horizontal))
+        #expect(LocalSurfaces.leans(topIndices, surfaces, towards: .horizontal, atLeast: tracker.minimumPoints / 2))
+        for t in 1...2 {
+            _ = tracker.update(points: PlaneTrackerTests.map(points), cameraPosition: camera, timestamp: Double(t))
+        }
+        let table = try #require(tracker.planes[first.id])
+        #expect(abs(table.offset - 0.76) < 0.01, "table plane at \(table.offset) m")
+        #expect(table.classification == .table)
+    }
+
     @Test func aTableTopKeepsItsHeightOverItsEdge() throws {
         var noise = Noise(state: 22)
         var tracker = PlaneTracker(detection: [.horizontal])

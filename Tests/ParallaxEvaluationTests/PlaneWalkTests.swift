@@ -125,7 +125,11 @@ struct PlaneWalkTests {
         let extent = try #require(PlaneMapQuality.fraction(quality.extentHitDistances, within: 0.02))
         let geometry = try #require(PlaneMapQuality.fraction(quality.geometryHitDistances, within: 0.02))
         // The 95 %: 96.6 / 97.1 % since planes are announced once they hold still (stop 51;
-        // 93.3 / 94.5 % before, when this asked 90 %: the phone walks then averaged 93.7 %).
+        // 93.3 / 94.5 % before, when this asked 90 %: the phone walks then averaged 93.7 %). The
+        // simulation differs in its last bits between machines (libm), and on another machine the
+        // same walk gave 85.7 / 89.1 %: its table plane sat 3.1 cm high, on the book lying on it,
+        // because the table's own layer failed the layer test; 96.1 / 96.5 % since a lower layer
+        // under a plane needs less evidence (stop 52, `PlaneLayerTests`).
         #expect(extent >= PlaneWalkTests.hitFloor && geometry >= PlaneWalkTests.hitFloor,
                 "hits within 2 cm \(extent) / \(geometry)")
         #expect(try #require(report.floor?.offsetErrorCm) <= 1.0)

@@ -49,6 +49,15 @@ enum LocalSurfaces {
         return Double(matching) >= minimumSupport * Double(judged)
     }
 
+    /// Whether `members` lean towards `kind`: at least `count` of them lie on a layer of that
+    /// orientation, and more than on layers of the other one. A weaker test than
+    /// ``supports(_:_:_:)``, for where another plane already vouches for the surface.
+    static func leans(_ members: [Int], _ surfaces: [LocalSurface], towards kind: LocalSurface, atLeast count: Int) -> Bool {
+        let other: LocalSurface = kind == .horizontal ? .vertical : .horizontal
+        let matching = members.filter { surfaces[$0] == kind }.count
+        return matching >= count && matching > members.filter { surfaces[$0] == other }.count
+    }
+
     /// The verdict for `points[i]` for each `i` in `indices` (others: `.sparse`), neighbours
     /// drawn from all `points`.
     static func classify(_ points: [Vector3], indices: [Int]) -> [LocalSurface] {

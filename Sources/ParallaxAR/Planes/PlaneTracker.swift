@@ -318,9 +318,10 @@ struct PlaneTracker {
                     && members.contains { ConvexPolygon.distance(p.planar(points[$0]), toConvex: p.planarBoundary) <= linkRadius }
             }
             let layered = LocalSurfaces.supports(members, surfaces, .horizontal)
-            if members.count >= minimumPoints, area >= minimumArea, layered, normalZ > 0,
+            if members.count >= minimumPoints, area >= minimumArea, normalZ > 0,
                let upper = shadowing.first, shadowing.count == 1, upper.classification != .floor,
-               upper.offset - h >= layerSeparation, let core = coreArea(of: upper), core < 0.5 * area {
+               upper.offset - h >= layerSeparation, let core = coreArea(of: upper), core < 0.5 * area,
+               layered || isLayer(members, of: points, under: upper, surfaces: surfaces) {
                 // A surface found under a plane that was fitted first on a smaller object lying on
                 // it (a book on a table): objects rest on surfaces, so the plane moves down to the
                 // lower layer and the object's points are left to it as noise. (A table top's
@@ -340,6 +341,23 @@ struct PlaneTracker {
                 for i in window { excluded.insert(i) }
             }
         }
+    }
+
+    /// Whether the slab `members`, found under the upward plane `upper`, is a lower layer of the
+    /// surface `upper` stands for, by a weaker test than a new plane's
+    /// (``LocalSurfaces/supports(_:_:_:)``): `upper` already vouches for a surface there, and the
+    /// slab only says at which height it lies. A table top's neighbourhoods hold the book, the
+    /// mug and the top's edge, and a phone's noisy points leave most of them without a verdict
+    /// ("unknown"), so a real table slab can fail the majority test. It passes this one when its
+    /// points lean horizontal (half of ``minimumPoints`` on horizontal layers, more than on
+    /// vertical ones) and `upper` lies on it: the centre of `upper`'s boundary is inside the
+    /// slab's outline (a book on a table; not a cabinet top beside it).
+    private func isLayer(_ members: [Int], of points: [Vector3], under upper: DetectedPlane, surfaces: [LocalSurface]) -> Bool {
+        guard LocalSurfaces.leans(members, surfaces, towards: .horizontal, atLeast: minimumPoints / 2),
+              !upper.boundary.isEmpty else { return false }
+        let slab = ConvexPolygon.hull(members.map { upper.planar(points[$0]) })
+        let centre = upper.planarBoundary.reduce(Vector2.zero, +) / Double(upper.boundary.count)
+        return ConvexPolygon.distance(centre, toConvex: slab) == 0
     }
 
     private mutating func nextRandom(_ n: Int) -> Int {
