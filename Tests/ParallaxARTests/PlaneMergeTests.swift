@@ -208,6 +208,33 @@ import Testing
         #expect(table.classification == .table)
     }
 
+    /// The weaker test needs the plane above to lie on the slab: a cabinet top beside a cluttered
+    /// table, 14 cm higher and within reach of it, stays where it is. (The clutter stands on the
+    /// table's far half: nearer, its points at the cabinet's height would join the cabinet top.)
+    @Test func aCabinetTopBesideAClutteredTableKeepsItsHeight() throws {
+        var noise = Noise(state: 24)
+        var tracker = PlaneTracker(detection: [.horizontal])
+        let camera = Vector3(0, -2, 1.6)
+        let floor = Self.floor(&noise)
+        let cabinet = Self.slab(&noise, xs: 1.3...1.9, ys: -0.3...0.25, z: 0.90, n: 6)
+        _ = tracker.update(points: PlaneTrackerTests.map(floor + cabinet), cameraPosition: camera, timestamp: 0)
+        let first = try #require(tracker.planes.values.first { $0.offset > 0.5 })
+        let top = Self.slab(&noise, xs: -0.6...1.0, ys: -0.3...0.6, z: 0.76, n: 7)
+        let clutter = (0..<60).map { _ in
+            Vector3(-0.1 + noise.next(0.5), 0.15 + noise.next(0.45), 0.98 + noise.next(0.14))
+        }
+        let points = floor + cabinet + top + clutter
+        let topIndices = Array((floor.count + cabinet.count)..<(floor.count + cabinet.count + top.count))
+        let surfaces = LocalSurfaces.classify(points, indices: topIndices)
+        #expect(!LocalSurfaces.supports(topIndices, surfaces, .horizontal))
+        #expect(LocalSurfaces.leans(topIndices, surfaces, towards: .horizontal, atLeast: tracker.minimumPoints / 2))
+        for t in 1...2 {
+            _ = tracker.update(points: PlaneTrackerTests.map(points), cameraPosition: camera, timestamp: Double(t))
+        }
+        let kept = try #require(tracker.planes[first.id])
+        #expect(abs(kept.offset - 0.90) < 0.01, "cabinet top at \(kept.offset) m")
+    }
+
     @Test func aTableTopKeepsItsHeightOverItsEdge() throws {
         var noise = Noise(state: 22)
         var tracker = PlaneTracker(detection: [.horizontal])
