@@ -22,6 +22,26 @@ import ParallaxSimulation
     /// With ground-truth poses the session's camera is the true camera, so placing each hit from
     /// its frame's true camera must give the same distances as the whole-run alignment (here the
     /// identity): the camera-relative figure differs from the aligned one only by the tracker.
+    /// The two breakdowns of off-surface hits `evaluate planes` prints: per anchor (count and the
+    /// median distance of its misses) and per 5 s of session time.
+    @Test func offSurfaceHitsAreBrokenDownByAnchorAndTime() throws {
+        let wall = UUID(), table = UUID()
+        let q = PlaneMapQuality(visibleTruth: ["wall", "table"], missed: [], anchors: 2,
+                                extentHitDistances: [0.025, 0.03, 0.05, 0.04, 0.76, 0.70, 0.005, 0.72],
+                                geometryHitDistances: [],
+                                extentHitAnchors: [wall, wall, wall, wall, table, table, table, table],
+                                extentHitTimes: [1, 2, 6, 7, 11, 12, 13, 14])
+        let anchors = q.offSurfaceAnchors()
+        #expect(anchors.map(\.anchor) == [wall, table])
+        #expect(anchors.map(\.hits) == [4, 3])
+        #expect(abs(anchors[0].medianDistance - 0.035) < 1e-12)   // 0.025, 0.03, 0.04, 0.05
+        #expect(abs(anchors[1].medianDistance - 0.72) < 1e-12)   // 0.70, 0.72, 0.76
+        let byTime = q.offSurfaceByTime()
+        #expect(byTime.map(\.start) == [0, 5, 10])
+        #expect(byTime.map(\.hits) == [2, 2, 4])
+        #expect(byTime.map(\.off) == [2, 2, 3])
+    }
+
     @Test func cameraRelativeHitsEqualAlignedOnesWithTruePoses() throws {
         let report = try PlaneEvaluationRun.run(datasetRoot: EvaluationTestData.sample, source: .groundTruth)
         let q = try #require(report.quality)

@@ -113,9 +113,10 @@ struct EvaluatePlanesCommand: ParsableCommand {
             let row = r.planes.firstIndex { $0.identifier == w.anchor }
             let p = row.map { r.planes[$0] }
             return "#\(row.map { String($0 + 1) } ?? "?") \(p?.classification.rawValue ?? "?") \(p?.truthID ?? "-"): \(w.hits)"
+                + String(format: " (median %.1f cm)", 100 * w.medianDistance)
         }
         let times = q.offSurfaceByTime().map { "\(Int($0.start))–\(Int($0.start + 5)) s \($0.off)/\($0.hits)" }
-        return "extent hits beyond 2 cm by anchor (table row): " + rows.joined(separator: ", ") + "\n"
+        return "extent hits beyond 2 cm by anchor (table row, median distance of those hits): " + rows.joined(separator: ", ") + "\n"
             + "extent hits beyond 2 cm by session time (off/all): " + times.joined(separator: ", ") + "\n"
     }
 

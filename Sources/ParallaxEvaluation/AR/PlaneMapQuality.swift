@@ -51,11 +51,17 @@ public struct PlaneMapQuality: Sendable, Equatable {
     public var geometryHitDistancesFromCamera: [Double] = []
 
     /// Anchors with `existingPlaneUsingExtent` hits more than `limit` (m) from any true surface,
-    /// with those hits' count, most first: where the misses come from.
-    public func offSurfaceAnchors(beyond limit: Double = 0.02) -> [(anchor: UUID, hits: Int)] {
-        var counts: [UUID: Int] = [:]
-        for (d, a) in zip(extentHitDistances, extentHitAnchors) where d > limit { counts[a, default: 0] += 1 }
-        return counts.map { ($0.key, $0.value) }.sorted { $0.hits != $1.hits ? $0.hits > $1.hits : $0.anchor.uuidString < $1.anchor.uuidString }
+    /// with those hits' count and median distance (m), most first: where the misses come from.
+    /// The distance tells the kind of miss: a few centimetres is a plane a little off or tilted
+    /// (or an object lying on it), tens of centimetres an outline that reaches past its surface.
+    public func offSurfaceAnchors(beyond limit: Double = 0.02) -> [(anchor: UUID, hits: Int, medianDistance: Double)] {
+        var misses: [UUID: [Double]] = [:]
+        for (d, a) in zip(extentHitDistances, extentHitAnchors) where d > limit { misses[a, default: []].append(d) }
+        return misses.map { (anchor, d) in
+            let sorted = d.sorted()
+            let n = sorted.count
+            return (anchor, n, n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2)
+        }.sorted { $0.hits != $1.hits ? $0.hits > $1.hits : $0.anchor.uuidString < $1.anchor.uuidString }
     }
 
     /// `existingPlaneUsingExtent` hits per `bucket` seconds of session time: how many were made
