@@ -179,31 +179,43 @@ import Testing
         if rule { #expect(table.area > 1.0) }
     }
 
-    /// The same on a phone's points: clutter over the table (a mug, a lamp, mistriangulated
-    /// points) leaves most table points without a local verdict, so the table slab fails a new
-    /// plane's layer test; under the plane fitted on the book it still moves that plane down.
-    @Test func aClutteredTableUnderAPlaneOnItsBookMovesItDown() throws {
-        var noise = Noise(state: 23)
+    /// A plane found first on `upper` (drawn after the floor), then a 1.6 × 0.9 m table top at
+    /// 0.76 m with 60 clutter points standing on it within `clutterHalfWidth` of x = `clutterX` (a mug, a lamp,
+    /// mistriangulated points), two updates. Checks the precondition of the cluttered-table tests:
+    /// the clutter leaves most table points without a local verdict, so as a new plane the table
+    /// slab would be refused, yet its points lean horizontal. Returns the tracker and the id of the
+    /// plane found first.
+    static func clutteredTable(_ noise: inout Noise, upper: (inout Noise) -> [Vector3],
+                               clutterX: Double, clutterHalfWidth: Double) throws -> (tracker: PlaneTracker, first: Int) {
         var tracker = PlaneTracker(detection: [.horizontal])
         let camera = Vector3(0, -2, 1.6)
         let floor = Self.floor(&noise)
-        let book = Self.slab(&noise, xs: 0.1...0.4, ys: 0.1...0.32, z: 0.80, n: 5)
-        _ = tracker.update(points: PlaneTrackerTests.map(floor + book), cameraPosition: camera, timestamp: 0)
+        let up = upper(&noise)
+        _ = tracker.update(points: PlaneTrackerTests.map(floor + up), cameraPosition: camera, timestamp: 0)
         let first = try #require(tracker.planes.values.first { $0.offset > 0.5 })
         let top = Self.slab(&noise, xs: -0.6...1.0, ys: -0.3...0.6, z: 0.76, n: 7)
         let clutter = (0..<60).map { _ in
-            Vector3(0.45 + noise.next(0.55), 0.15 + noise.next(0.45), 0.98 + noise.next(0.14))
+            Vector3(clutterX + noise.next(clutterHalfWidth), 0.15 + noise.next(0.45), 0.98 + noise.next(0.14))
         }
-        let points = floor + book + top + clutter
-        // The precondition: as a new plane the table slab would be refused.
-        let topIndices = Array((floor.count + book.count)..<(floor.count + book.count + top.count))
+        let points = floor + up + top + clutter
+        let topIndices = Array((floor.count + up.count)..<(floor.count + up.count + top.count))
         let surfaces = LocalSurfaces.classify(points, indices: topIndices)
         #expect(!LocalSurfaces.supports(topIndices, surfaces, .horizontal))
         #expect(LocalSurfaces.leans(topIndices, surfaces, towards: .horizontal, atLeast: tracker.minimumPoints / 2))
         for t in 1...2 {
             _ = tracker.update(points: PlaneTrackerTests.map(points), cameraPosition: camera, timestamp: Double(t))
         }
-        let table = try #require(tracker.planes[first.id])
+        return (tracker, first.id)
+    }
+
+    /// The same on a phone's points: clutter over the table leaves the table slab failing a new
+    /// plane's layer test; under the plane fitted on the book it still moves that plane down.
+    @Test func aClutteredTableUnderAPlaneOnItsBookMovesItDown() throws {
+        var noise = Noise(state: 23)
+        let (tracker, first) = try Self.clutteredTable(&noise, upper: {
+            Self.slab(&$0, xs: 0.1...0.4, ys: 0.1...0.32, z: 0.80, n: 5)   // the book
+        }, clutterX: 0.45, clutterHalfWidth: 0.55)
+        let table = try #require(tracker.planes[first])
         #expect(abs(table.offset - 0.76) < 0.01, "table plane at \(table.offset) m")
         #expect(table.classification == .table)
     }
@@ -213,25 +225,10 @@ import Testing
     /// table's far half: nearer, its points at the cabinet's height would join the cabinet top.)
     @Test func aCabinetTopBesideAClutteredTableKeepsItsHeight() throws {
         var noise = Noise(state: 24)
-        var tracker = PlaneTracker(detection: [.horizontal])
-        let camera = Vector3(0, -2, 1.6)
-        let floor = Self.floor(&noise)
-        let cabinet = Self.slab(&noise, xs: 1.3...1.9, ys: -0.3...0.25, z: 0.90, n: 6)
-        _ = tracker.update(points: PlaneTrackerTests.map(floor + cabinet), cameraPosition: camera, timestamp: 0)
-        let first = try #require(tracker.planes.values.first { $0.offset > 0.5 })
-        let top = Self.slab(&noise, xs: -0.6...1.0, ys: -0.3...0.6, z: 0.76, n: 7)
-        let clutter = (0..<60).map { _ in
-            Vector3(-0.1 + noise.next(0.5), 0.15 + noise.next(0.45), 0.98 + noise.next(0.14))
-        }
-        let points = floor + cabinet + top + clutter
-        let topIndices = Array((floor.count + cabinet.count)..<(floor.count + cabinet.count + top.count))
-        let surfaces = LocalSurfaces.classify(points, indices: topIndices)
-        #expect(!LocalSurfaces.supports(topIndices, surfaces, .horizontal))
-        #expect(LocalSurfaces.leans(topIndices, surfaces, towards: .horizontal, atLeast: tracker.minimumPoints / 2))
-        for t in 1...2 {
-            _ = tracker.update(points: PlaneTrackerTests.map(points), cameraPosition: camera, timestamp: Double(t))
-        }
-        let kept = try #require(tracker.planes[first.id])
+        let (tracker, first) = try Self.clutteredTable(&noise, upper: {
+            Self.slab(&$0, xs: 1.3...1.9, ys: -0.3...0.25, z: 0.90, n: 6)   // the cabinet top
+        }, clutterX: -0.1, clutterHalfWidth: 0.5)
+        let kept = try #require(tracker.planes[first])
         #expect(abs(kept.offset - 0.90) < 0.01, "cabinet top at \(kept.offset) m")
     }
 

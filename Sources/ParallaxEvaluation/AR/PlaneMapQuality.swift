@@ -57,11 +57,7 @@ public struct PlaneMapQuality: Sendable, Equatable {
     public func offSurfaceAnchors(beyond limit: Double = 0.02) -> [(anchor: UUID, hits: Int, medianDistance: Double)] {
         var misses: [UUID: [Double]] = [:]
         for (d, a) in zip(extentHitDistances, extentHitAnchors) where d > limit { misses[a, default: []].append(d) }
-        return misses.map { (anchor, d) in
-            let sorted = d.sorted()
-            let n = sorted.count
-            return (anchor, n, n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2)
-        }.sorted { $0.hits != $1.hits ? $0.hits > $1.hits : $0.anchor.uuidString < $1.anchor.uuidString }
+        return misses.map { ($0.key, $0.value.count, ErrorStatistics($0.value).median) }.sorted { $0.hits != $1.hits ? $0.hits > $1.hits : $0.anchor.uuidString < $1.anchor.uuidString }
     }
 
     /// `existingPlaneUsingExtent` hits per `bucket` seconds of session time: how many were made
