@@ -6,7 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-swift build -c release --product parallax
+# Compiled for this machine's CPU family where it has AVX2 (scripts/cpu-flags.sh says why).
+mapfile -t cpu < <(./scripts/cpu-flags.sh)
+swift build -c release "${cpu[@]}" --product parallax
 bin="$(swift build -c release --show-bin-path)/parallax"
 mkdir -p out
 sample="Datasets/sample"

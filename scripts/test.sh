@@ -24,7 +24,9 @@ if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c "import rosbags, mcap, z
     { python3 -m venv "$venv" && "$venv/bin/pip" install -q rosbags mcap zstandard lz4; } \
         || { echo "note: no Python venv with rosbags/mcap; the cross-check test will be skipped"; rm -rf "$venv"; }
 fi
-flags=(-c release -Xswiftc -enable-testing)
+# Compiled for this machine's CPU family where it has AVX2 (scripts/cpu-flags.sh says why).
+mapfile -t cpu < <(./scripts/cpu-flags.sh)
+flags=(-c release -Xswiftc -enable-testing "${cpu[@]}")
 swift build "${flags[@]}" --build-tests
 swift test "${flags[@]}" --skip-build "$@"
 ./scripts/examples.sh
