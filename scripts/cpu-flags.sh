@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Prints the `swift build` / `swift test` arguments (one per line) that compile Parallax for the CPU
-# of this machine's family, for the scripts that build it (test.sh, demo.sh, make-*.sh):
+# Prints the `swift build` / `swift test` arguments (one per line, none with spaces) that compile
+# Parallax for the CPU of this machine's family, for the scripts that build it (test.sh, demo.sh):
 #
-#   mapfile -t cpu < <(./scripts/cpu-flags.sh); swift build -c release "${cpu[@]}"
+#   cpu=($(./scripts/cpu-flags.sh)); swift build -c release "${cpu[@]}"
 #
 # Why: the tracker's hot loops (KLT windows, corner scores, the MSCKF's information matrix) run on
 # 8-lane vectors. Swift's default x86-64 target is SSE2, so each 8-lane operation becomes two

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 # Compiled for this machine's CPU family where it has AVX2 (scripts/cpu-flags.sh says why).
-mapfile -t cpu < <(./scripts/cpu-flags.sh)
+cpu=($(./scripts/cpu-flags.sh))  # words without spaces; a bad PARALLAX_CPU stops here
 swift build -c release "${cpu[@]}" --product parallax
 bin="$(swift build -c release --show-bin-path)/parallax"
 mkdir -p out

@@ -25,7 +25,7 @@ if [[ ! -x $venv/bin/python ]] || ! $venv/bin/python -c "import rosbags, mcap, z
         || { echo "note: no Python venv with rosbags/mcap; the cross-check test will be skipped"; rm -rf "$venv"; }
 fi
 # Compiled for this machine's CPU family where it has AVX2 (scripts/cpu-flags.sh says why).
-mapfile -t cpu < <(./scripts/cpu-flags.sh)
+cpu=($(./scripts/cpu-flags.sh))  # words without spaces; a bad PARALLAX_CPU stops here
 flags=(-c release -Xswiftc -enable-testing "${cpu[@]}")
 swift build "${flags[@]}" --build-tests
 swift test "${flags[@]}" --skip-build "$@"
