@@ -118,9 +118,10 @@ struct EstimatorCore {
         var frame: FeatureFrame?
         let predicted = predictedCameraRotation(from: previousFrameTime, to: frameTime)
         // The front-end's epipolar test sees uncorrected rows: a rolling shutter moves the top and
-        // bottom rows by pixels in a changing turn, so its threshold widens once one is known.
+        // bottom rows by pixels in a changing turn, so its threshold widens once one is known (less
+        // before the start, whose alignment has no outlier test of its own).
         tracker.epipolarThreshold = rollingShutter == nil ? configuration.frontEnd.ransacThreshold
-                                                          : configuration.rollingShutterRansacThreshold
+            : state == nil ? configuration.rollingShutterStartRansacThreshold : configuration.rollingShutterRansacThreshold
         if let left, let plane = FloatPlane(width: left.width, height: left.height, gray8: left.pixels) {
             let rightPlane = right.flatMap { FloatPlane(width: $0.width, height: $0.height, gray8: $0.pixels) }
             frame = tracker.process(image: plane, timestamp: timestamp, rightImage: isStereo ? rightPlane : nil,
