@@ -120,6 +120,28 @@ struct HandheldAccuracyTests {
         try Self.check(dataset: try EuRoCDataset(url: folder), name: "\(name) with a large gyro bias", floor: 0.10)
     }
 
+    /// A phone start on EuRoC MH_01's vertical bounce (the drone shaken up and down at up to 0.7 m/s
+    /// before take-off), seed 76 with EuRoC-size IMU turn-on biases. With the rolling shutter's 3 px
+    /// epipolar test before the start, the visual–inertial alignment took in tracks that made it answer
+    /// a forward 0.74 m/s for the vertical bounce and the filter reset at 5.95 s (the CLI's 8 s set of
+    /// this seed: 21.5 cm); with 2 px before the start (``TrackerConfiguration/rollingShutterStartRansacThreshold``)
+    /// 0.97 cm and no reset. Asserts the ATE floor of the phone profile's issue figure (3 cm) and that
+    /// tracking never falls back to relocalizing.
+    @Test("A phone start on a drone's vertical bounce does not reset", .needsSharedTrajectories)
+    func phoneStartOnAVerticalBounce() throws {
+        let (loaded, name) = try TrackingFixtures.simulated(trajectory: "euroc_MH_01_easy", duration: 8, profile: .phone, seed: 76,
+                                                            biasSpread: InitialBiasSpread(gyroscope: 0.05, accelerometer: 0.2))
+        let dataset = try #require(loaded, "\(name)")
+        var resets = 0
+        let summary = try DatasetRunner(dataset: dataset, configuration: TrackerConfiguration(mode: .mono)).run { r, _ in
+            if case .limited(.relocalizing) = r.trackingState { resets += 1 }
+        }
+        let ate = try #require(try summary.evaluation()).report.ate.rmse
+        print("\(name): ATE posyaw \(String(format: "%.4f", ate)) m, \(resets) relocalizing frames")
+        #expect(ate <= 0.03)
+        #expect(resets == 0)
+    }
+
     static func check(trajectory: String, profile: SensorProfile, floor: Double,
                       duration: Double = TrackingFixtures.simulatedDuration, from: Double? = nil) throws {
         let (loaded, name) = try TrackingFixtures.simulated(trajectory: trajectory, stereo: false, duration: duration,

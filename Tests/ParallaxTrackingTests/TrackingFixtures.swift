@@ -65,6 +65,26 @@ enum TrackingFixtures {
         return (try EuRoCDataset(url: folder), name)
     }
 
+    /// A mono set like ``simulated(trajectory:stereo:timeOffset:duration:profile:)``'s, but from seed
+    /// `seed` with IMU turn-on biases drawn with `biasSpread` (images, noise and biases all from that
+    /// seed, as `parallax simulate --seed N --gyro-bias-spread … --accel-bias-spread …` makes them).
+    static func simulated(trajectory: String, duration: Double, profile: SensorProfile, seed: UInt64,
+                          biasSpread: InitialBiasSpread) throws -> (EuRoCDataset?, String) {
+        guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("trajectories/\(trajectory).txt").path) else {
+            return (nil, "skipped: trajectories/\(trajectory).txt not found")
+        }
+        let name = "\(trajectory)-\(scene(for: trajectory))-mono-\(Int(duration))s-\(Int(simulatedCameraRate))hz"
+            + "-\(profile.rawValue)-\(shutterTag(profile.effects))-s\(seed)-bias\(biasSpread.gyroscope)-\(biasSpread.accelerometer)"
+        let folder = try SimulationCache(folder: cache).dataset(named: name) { temporary in
+            try simulate(trajectory: trajectory, stereo: false, duration: duration, into: temporary) { config in
+                config.sensorEffects = profile.effects
+                config.seed = seed
+                config.initialBiasSpread = biasSpread
+            }
+        }
+        return (try EuRoCDataset(url: folder), name)
+    }
+
     /// Simulates `trajectory` through ``scene(for:)`` with EuRoC's cameras at ``simulatedCameraRate``,
     /// seed 1, and whatever `configure` changes, into `folder`.
     private static func simulate(trajectory: String, stereo: Bool, duration: Double, into folder: URL,
