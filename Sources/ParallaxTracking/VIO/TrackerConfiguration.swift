@@ -173,7 +173,7 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// MH_01's vertical bounce (phone profile, seed 76 with drawn IMU biases) could not afford: the
     /// alignment answered a forward velocity of 0.74 m/s for a vertical 0.5 m/s, and the filter reset
     /// at 5.95 s (8.0 cm over 30 s; 0.71 cm without the rolling shutter). With 2 px before the start:
-    /// 1.12 cm; 37 other rolling-shutter sets 33.35 → 33.52 cm summed (phone Gore s67 2.26 → 2.69 cm,
+    /// 1.12 cm; 36 other rolling-shutter sets 33.35 → 33.52 cm summed (phone Gore s67 2.26 → 2.69 cm,
     /// the rest within 2 mm). After the start the filter's own gate judges the tracks, and 3 px stays.
     public var rollingShutterStartRansacThreshold = 2.0
     /// KLT starts also from the predicted translation (at each feature's depth) once the typical
