@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cache="${1:-${PARALLAX_SIM_CACHE:-/tmp/parallax-sim}}"
 bin="${PARALLAX_BIN:-$root/.build/release/parallax}"
-[ -x "$bin" ] || { echo "build first: swift build -c release $(scripts/cpu-flags.sh) --product parallax (or set PARALLAX_BIN)" >&2; exit 1; }
+[ -x "$bin" ] || { echo "build first: swift build -c release $("$root/scripts/cpu-flags.sh" | tr "\n" " ") --product parallax (or set PARALLAX_BIN)" >&2; exit 1; }
 mkdir -p "$cache"
 # Same worlds as Tests/ParallaxTrackingTests/TrackingFixtures.swift: V1_01 in the room, Gore in the hall.
 for pair in euroc_V1_01_easy:room udel_gore:hall; do

@@ -10,7 +10,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 output="${1:-$root/Sources/ParallaxMapping/Resources/default.voc}"
 cache="${2:-${PARALLAX_SIM_CACHE:-/tmp/parallax-sim}}"
 bin="${PARALLAX_BIN:-$root/.build/release/parallax}"
-[ -x "$bin" ] || { echo "build first: swift build -c release $(scripts/cpu-flags.sh) --product parallax (or set PARALLAX_BIN)" >&2; exit 1; }
+[ -x "$bin" ] || { echo "build first: swift build -c release $("$root/scripts/cpu-flags.sh" | tr "\n" " ") --product parallax (or set PARALLAX_BIN)" >&2; exit 1; }
 trajectories="$root/../shared/trajectories"
 mkdir -p "$cache"
 # name | simulate arguments (seed 1, EuRoC cameras and noise, 20 Hz)

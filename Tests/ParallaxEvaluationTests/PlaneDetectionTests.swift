@@ -19,9 +19,6 @@ import ParallaxSimulation
         #expect(try #require(report.floorTimeToDetect) <= 3)
     }
 
-    /// With ground-truth poses the session's camera is the true camera, so placing each hit from
-    /// its frame's true camera must give the same distances as the whole-run alignment (here the
-    /// identity): the camera-relative figure differs from the aligned one only by the tracker.
     /// The two breakdowns of off-surface hits `evaluate planes` prints: per anchor (count and the
     /// median distance of its misses) and per 5 s of session time.
     @Test func offSurfaceHitsAreBrokenDownByAnchorAndTime() throws {
@@ -42,6 +39,9 @@ import ParallaxSimulation
         #expect(byTime.map(\.off) == [2, 2, 3])
     }
 
+    /// With ground-truth poses the session's camera is the true camera, so placing each hit from
+    /// its frame's true camera must give the same distances as the whole-run alignment (here the
+    /// identity): the camera-relative figure differs from the aligned one only by the tracker.
     @Test func cameraRelativeHitsEqualAlignedOnesWithTruePoses() throws {
         let report = try PlaneEvaluationRun.run(datasetRoot: EvaluationTestData.sample, source: .groundTruth)
         let q = try #require(report.quality)
