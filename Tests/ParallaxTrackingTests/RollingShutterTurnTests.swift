@@ -68,4 +68,37 @@ struct RollingShutterTurnTests {
             #expect((secondOrder - truth).norm < 2e-5)
         }
     }
+
+    /// The start window keeps its frames' rows until the readout is known, then corrects them: the
+    /// same turn, row for row, as a front-end frame gets (cam0 and cam1), and the rows are dropped.
+    @Test("A start window's frame is corrected as a front-end frame is")
+    func startWindowFrame() throws {
+        let rig = CameraRig(R_body_cam0: SO3.exp(Vector3(-.pi / 2, 0, 0)), p_body_cam0: .zero,
+                            R_c1_c0: SO3.exp(Vector3(0, 0.02, 0)), t_c1_c0: Vector3(-0.11, 0, 0), hasRight: true)
+        let correction = RollingShutterCorrection(lineDelay: 0.02 / 480, height0: 480, height1: 480, rig: rig)
+        let w = Vector3(2.0, 0.4, -0.6), alpha = Vector3(-30, 25, 40)   // mostly about cam0's x axis
+        let pixels = [(Vector2(100, 12), Vector2(90, 15)), (Vector2(500, 250), Vector2(480, 240)), (Vector2(300, 470), Vector2(280, 466))]
+        let features = pixels.enumerated().map { k, p in
+            TrackedFeature(id: k, pixel: p.0, normalized: Vector2(0.1 * Double(k) - 0.1, 0.2), rightPixel: p.1,
+                           rightNormalized: Vector2(0.1 * Double(k) - 0.3, 0.21), trackLength: 1)
+        }
+        let frame = FeatureFrame(timestamp: 0, features: features, trackedBeforeRansac: 3, rejectedByRansac: 0,
+                                 newFeatures: 0, timings: FrontEndTimings())
+        let kept = VisualInertialAlignment.Frame(time: 0, observations: features.map { ($0.id, $0.normalized, $0.rightNormalized) },
+                                                 rowOffsets: features.map { ($0.pixel.y - 239.5, $0.rightPixel.map { $0.y - 239.5 }) })
+        let expected = correction.apply(frame, angularVelocity: w, angularAcceleration: alpha)
+        let corrected = correction.apply(kept, angularVelocity: w, angularAcceleration: alpha)
+        #expect(corrected.rowOffsets.isEmpty)
+        for (o, f) in zip(corrected.observations, expected.features) {
+            #expect((o.left - f.normalized).norm < 1e-15)
+            #expect((try #require(o.right) - (try #require(f.rightNormalized))).norm < 1e-15)
+            if abs(features[o.id].pixel.y - 239.5) > 200 {
+                #expect((o.left - features[o.id].normalized).norm > 1e-3)   // a row near the top or bottom did turn
+            }
+        }
+        // Without rows nothing is turned.
+        var bare = kept
+        bare.rowOffsets = []
+        #expect(correction.apply(bare, angularVelocity: w).observations.map(\.left) == kept.observations.map(\.left))
+    }
 }

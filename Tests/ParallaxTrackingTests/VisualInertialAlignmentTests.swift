@@ -36,13 +36,18 @@ struct VisualInertialAlignmentTests {
         }
     }
 
+    /// Focal length (px) that turns normalised coordinates into rows for a rolling shutter.
+    static let focal = 458.0
+
     static let rig = CameraRig(R_body_cam0: SO3.exp(Vector3(-.pi / 2, 0, 0)), p_body_cam0: Vector3(0.02, -0.06, 0.01),
                                R_c1_c0: .identity, t_c1_c0: Vector3(-0.11, 0, 0), hasRight: true)
 
     /// Frames at 20 Hz over `duration` s and 1 kHz IMU samples (instantaneous values at their
     /// timestamps, as the integrator expects). `bearingNoise` adds Gaussian noise to the normalised
-    /// image coordinates.
-    static func data(motion: Motion, duration: Double, stereo: Bool, bearingNoise: Double = 0)
+    /// image coordinates. With a `lineDelay` (s per row) the frames keep their cam0 row offsets
+    /// (rows v = ``focal`` y + 239.5 of a 480-row image whose middle row is the frame time), and
+    /// above zero cam0 is a rolling shutter: each point is seen from the pose at its row's read time.
+    static func data(motion: Motion, duration: Double, stereo: Bool, bearingNoise: Double = 0, lineDelay: Double? = nil)
         -> ([VisualInertialAlignment.Frame], [IMUMeasurement]) {
         var rng = SplitMix64(seed: 7)
         var noise = SplitMix64(seed: 11)
@@ -64,17 +69,27 @@ struct VisualInertialAlignmentTests {
         for k in 0...Int((duration * 20).rounded()) {
             let t = Double(k) / 20
             var observations: [(id: Int, left: Vector2, right: Vector2?)] = []
+            var rows: [(left: Double, right: Double?)] = []
             for (id, x) in points.enumerated() {
-                func project(_ cam: Int) -> Vector2? {
-                    let (r, c) = rig.cameraPose(cam, bodyRotation: motion.rotation(t), bodyPosition: motion.position(t))
+                func project(_ cam: Int, at time: Double) -> Vector2? {
+                    let (r, c) = rig.cameraPose(cam, bodyRotation: motion.rotation(time), bodyPosition: motion.position(time))
                     let q = r.transpose * (x - c)
                     guard q.z > 0.1 else { return nil }
-                    return Vector2(q.x / q.z + bearingNoise * gaussian(), q.y / q.z + bearingNoise * gaussian())
+                    return Vector2(q.x / q.z, q.y / q.z)
                 }
-                guard let left = project(0) else { continue }
-                observations.append((id, left, stereo ? project(1) : nil))
+                guard var left = project(0, at: t) else { continue }
+                // The row read time depends on the row the point lands on: a few fixed-point steps.
+                let delay = lineDelay ?? 0
+                for _ in 0..<(delay > 0 ? 4 : 0) {
+                    guard let moved = project(0, at: t + focal * left.y * delay) else { break }
+                    left = moved
+                }
+                rows.append((focal * left.y, nil))
+                left = left + Vector2(bearingNoise * gaussian(), bearingNoise * gaussian())
+                let right = stereo ? project(1, at: t).map { $0 + Vector2(bearingNoise * gaussian(), bearingNoise * gaussian()) } : nil
+                observations.append((id, left, right))
             }
-            frames.append(.init(time: t, observations: observations))
+            frames.append(.init(time: t, observations: observations, rowOffsets: lineDelay != nil ? rows : []))
         }
         var samples: [IMUMeasurement] = []
         let dt = 0.001

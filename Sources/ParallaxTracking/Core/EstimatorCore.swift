@@ -226,23 +226,39 @@ struct EstimatorCore {
             startup.recentSteadiness.append(motion.isStill(configuration) || motion.isTurningInPlace(configuration))
             if startup.recentSteadiness.count > configuration.steadinessWindow { startup.recentSteadiness.removeFirst() }
         }
+        var readoutFound = false
         if let frame {
             let observations = frame.features.map { ($0.id, $0.normalized, isStereo ? $0.rightNormalized : nil) }
-            startup.alignmentFrames.append(.init(time: timestamp, observations: observations))
+            var aligned = VisualInertialAlignment.Frame(time: timestamp, observations: observations)
+            if startReadoutUnknown {
+                let middle0 = Double(imageHeights.0 - 1) / 2, middle1 = Double((imageHeights.1 ?? imageHeights.0) - 1) / 2
+                aligned.rowOffsets = frame.features.map { ($0.pixel.y - middle0, isStereo ? $0.rightPixel.map { $0.y - middle1 } : nil) }
+            }
+            startup.alignmentFrames.append(aligned)
             let window = configuration.alignmentWindow
             startup.alignmentFrames.removeAll { timestamp - $0.time > window + 1e-6 }
             if let samples = imu.prefix(through: timestamp) {
                 let solver = GyroBiasFromImages(rig: rig)
                 var solution = solver.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
-                if let shift = imageTimeShift(solver, samples: samples, bias: solution?.bias ?? .zero) {
+                let timing = imageTiming(solver, samples: samples, bias: solution?.bias ?? .zero)
+                if let shift = timing.shift {
                     applyStartTimeShift(shift)
                     timestamp += shift
                     previousFrameTime += shift
+                }
+                if let lineDelay = timing.lineDelay {
+                    applyStartReadout(lineDelay: lineDelay)
+                    readoutFound = true
+                }
+                if timing.shift != nil || readoutFound {
                     solution = solver.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
                 }
                 startup.gyroBias = solution.flatMap { $0.sigma <= configuration.initializationPriors.imageGyroBiasMaximumSigma ? $0 : nil }
             }
         }
+        // This frame's tracks went to the front-end's test and are read by the filter uncorrected;
+        // from the next frame on every frame is corrected, so the start waits for it.
+        if readoutFound { return }
         initialize(at: timestamp, frame: frame, previousFrameTime: previousFrameTime)
         if state == nil, let frame, let v = stereoVelocity(frame, dt: timestamp - previousFrameTime) {
             startup.stereoVelocities.append((timestamp, v))
@@ -309,6 +325,23 @@ struct EstimatorCore {
             state = s
             readoutEstimatedByFilter = true
         }
+    }
+
+    /// Takes the readout the start window's images gave (``imageTiming``): later frames are
+    /// corrected with it, the window's frames kept so far are corrected now (at their IMU times), and
+    /// the filter will refine it from its start (``TrackerConfiguration/readoutPriorSigma``), as it
+    /// does an estimate of ``ReadoutEstimator``. The window's frames are turned as the frames after
+    /// them will be before the filter starts, with the raw gyro: the alignment must see one model.
+    private mutating func applyStartReadout(lineDelay: Double) {
+        useReadout(lineDelay * Double(imageHeights.0))
+        guard let rs = rollingShutter else { return }
+        for k in startup.alignmentFrames.indices {
+            let time = startup.alignmentFrames[k].time
+            guard let turn = imu.gyroFit(at: time, halfWidth: 0.5 * rs.readout) else { continue }
+            startup.alignmentFrames[k] = rs.apply(startup.alignmentFrames[k], angularVelocity: turn.rate,
+                                                  angularAcceleration: turn.acceleration)
+        }
+        readoutEstimatedByFilter = configuration.readoutPriorSigma > 0
     }
 
     /// Corrects later frames with readout `t` (0: global shutter).

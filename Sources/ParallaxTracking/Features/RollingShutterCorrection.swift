@@ -81,6 +81,28 @@ struct RollingShutterCorrection {
         rate * delay + acceleration * (0.5 * delay * delay)
     }
 
+    /// A start window's frame (``VisualInertialAlignment/Frame``) kept with its rows, its
+    /// observations moved to the middle-row time as ``apply(_:angularVelocity:angularAcceleration:)``
+    /// moves a front-end frame's; the rows are dropped (the frame is corrected). Unchanged without rows.
+    func apply(_ frame: VisualInertialAlignment.Frame, angularVelocity w: Vector3,
+               angularAcceleration a: Vector3 = .zero) -> VisualInertialAlignment.Frame {
+        guard frame.rowOffsets.count == frame.observations.count else { return frame }
+        let (w0, w1) = cameraRates(w)
+        let (a0, a1) = cameraRates(a)
+        var out = frame
+        for (k, rows) in frame.rowOffsets.enumerated() {
+            let o = frame.observations[k]
+            let left = Self.turned(o.left, by: Self.rowTurn(rate: w0, acceleration: a0, delay: rows.left * lineDelay.left))
+            var right = o.right
+            if let r = o.right, let row = rows.right {
+                right = Self.turned(r, by: Self.rowTurn(rate: w1, acceleration: a1, delay: row * lineDelay.right))
+            }
+            out.observations[k] = (o.id, left, right)
+        }
+        out.rowOffsets = []
+        return out
+    }
+
     /// `frame` with every normalised observation moved to the middle-row time; `angularVelocity`
     /// is the body rate (gyro minus bias) at the frame and `angularAcceleration` its rate of change.
     func apply(_ frame: FeatureFrame, angularVelocity w: Vector3, angularAcceleration a: Vector3 = .zero) -> FeatureFrame {

@@ -56,6 +56,9 @@ struct GyroBiasFromImages {
         /// Times of the two frames (IMU clock).
         var from: Double, to: Double
         var baseline: Vector3 = Vector3(0, 0, 1)
+        /// Each bearing's cam0 row counted from the frame time's row, in frame i and in frame j
+        /// (zero when the frames keep no rows).
+        var firstRows: [Double] = [], secondRows: [Double] = []
     }
 
     /// Solves over `frames` (ascending times, on the IMU clock) with IMU `samples` covering them;
@@ -180,17 +183,23 @@ struct GyroBiasFromImages {
         for (i, first) in frames.enumerated() {
             guard let second = frames[(i + 1)...].first(where: { $0.time - first.time >= pairSpan * 0.95 }),
                   second.time - first.time <= pairSpan * 2 else { continue }
-            var lookup: [Int: Vector2] = [:]
-            for o in first.observations { lookup[o.id] = o.left }
-            var a: [Vector3] = [], b: [Vector3] = []
-            for o in second.observations {
-                guard let z = lookup[o.id] else { continue }
+            func row(_ frame: VisualInertialAlignment.Frame, _ k: Int) -> Double {
+                frame.rowOffsets.count == frame.observations.count ? frame.rowOffsets[k].left : 0
+            }
+            var lookup: [Int: (Vector2, Double)] = [:]
+            for (k, o) in first.observations.enumerated() { lookup[o.id] = (o.left, row(first, k)) }
+            var a: [Vector3] = [], b: [Vector3] = [], rowsA: [Double] = [], rowsB: [Double] = []
+            for (k, o) in second.observations.enumerated() {
+                guard let (z, rowA) = lookup[o.id] else { continue }
                 a.append(Vector3(z.x, z.y, 1).normalized)
                 b.append(Vector3(o.left.x, o.left.y, 1).normalized)
+                rowsA.append(rowA)
+                rowsB.append(row(second, k))
             }
             guard a.count >= minimumFeatures, samples.contains(where: { $0.timestamp <= first.time }),
                   let pre = integrate(samples, from: first.time, to: second.time, bias: .zero, noise: noise) else { continue }
-            pairs.append(Pair(first: a, second: b, preintegration: pre, from: first.time, to: second.time))
+            pairs.append(Pair(first: a, second: b, preintegration: pre, from: first.time, to: second.time,
+                              firstRows: rowsA, secondRows: rowsB))
         }
         return pairs
     }

@@ -35,6 +35,9 @@ extension EstimatorCore {
         } else {
             let span = configuration.motionInitializationDelay
             guard newest.timestamp - first >= span else { return }
+            // A readout the images hint at but do not settle yet: more frames first, up to the
+            // alignment's window.
+            if startup.readoutUndecided, newest.timestamp - first < configuration.alignmentWindow { return }
             // Average over everything since the start (up to 1 s): the longer the span, the smaller
             // the mean acceleration of hand-held motion against gravity.
             let from = newest.timestamp - max(span, min(1.0, newest.timestamp - first))
@@ -176,15 +179,41 @@ extension EstimatorCore {
         return pre.deltaRotation.transpose * ga      // in the current body frame
     }
 
-    /// The shift of the frame times (s) the start window's images ask for, when it is large and
-    /// certain enough to act on (``TrackerConfiguration/TimeOffsetEstimation/solvesAtStart``).
-    func imageTimeShift(_ solver: GyroBiasFromImages, samples: ArraySlice<IMUMeasurement>, bias: Vector3) -> Double? {
+    /// What the start window's images ask for, when large and certain enough to act on: a shift of
+    /// the frame times (s; ``TrackerConfiguration/TimeOffsetEstimation/solvesAtStart``) and, for a
+    /// camera whose readout is not known yet, a line delay (s per row;
+    /// ``TrackerConfiguration/startReadoutSignificance``), solved together with the gyro bias.
+    mutating func imageTiming(_ solver: GyroBiasFromImages, samples: ArraySlice<IMUMeasurement>, bias: Vector3)
+        -> (shift: Double?, lineDelay: Double?) {
+        startup.readoutUndecided = false
         let c = configuration.timeOffset
-        guard c.estimate, c.solvesAtStart,
-              let found = solver.solveTimeShift(frames: startup.alignmentFrames, samples: samples, noise: noise, bias: bias,
-                                                maximumShift: c.startMaximumShift, priorSigma: c.priorSigma),
-              abs(found.shift) >= c.startMinimumShift, abs(found.shift) >= c.startSignificance * found.sigma else { return nil }
-        return found.shift
+        let solvesShift = c.estimate && c.solvesAtStart
+        let height = Double(imageHeights.0)
+        let readoutUnknown = startReadoutUnknown && configuration.startReadoutPriorSigma > 0
+        guard solvesShift || readoutUnknown else { return (nil, nil) }
+        func solve(readout: Bool) -> GyroBiasFromImages.TimeShift? {
+            solver.solveTimeShift(frames: startup.alignmentFrames, samples: samples, noise: noise, bias: bias,
+                                  maximumShift: c.startMaximumShift, priorSigma: solvesShift ? c.priorSigma : 1e-6,
+                                  lineDelayPriorSigma: readout ? configuration.startReadoutPriorSigma / height : nil)
+        }
+        // The readout is an unknown more, and a solve that fails with it (an offset beyond the
+        // search, a start too still to show rows) still has the shift to give.
+        guard let found = (readoutUnknown ? solve(readout: true) : nil) ?? (solvesShift ? solve(readout: false) : nil)
+        else { return (nil, nil) }
+        let shifts = solvesShift && abs(found.shift) >= c.startMinimumShift && abs(found.shift) >= c.startSignificance * found.sigma
+        let readout = found.lineDelay * height
+        let plausible = readout >= configuration.startMinimumReadout && readout <= (readoutEstimator?.candidates.last ?? 0)
+        let reads = readoutUnknown && plausible && found.lineDelay >= configuration.startReadoutSignificance * found.lineDelaySigma
+        // A plausible readout short of the significance: the start waits for more frames.
+        startup.readoutUndecided = readoutUnknown && !reads && plausible
+            && found.lineDelay >= configuration.startReadoutWaitSignificance * found.lineDelaySigma
+        return (shifts ? found.shift : nil, reads ? found.lineDelay : nil)
+    }
+
+    /// True before the start while the camera may have a rolling shutter the calibration does not
+    /// state: ``readoutEstimator`` runs and has not decided yet.
+    var startReadoutUnknown: Bool {
+        rollingShutter == nil && readoutEstimator.map { !$0.isFinal && $0.estimate == nil } ?? false
     }
 
     /// Moves the start to the time offset `shift` later than the current one: every time the start

@@ -16,8 +16,19 @@ import ParallaxMath
 ///
 /// Only a change of turn rate within a pair makes δ observable (a steady turn commutes with the
 /// shift); without one the solve keeps δ near zero by its prior and reports a wide σ.
+///
+/// A rolling shutter whose readout the calibration does not state adds a fifth unknown, the line
+/// delay ℓ (s per row): row v of a frame was read (v − v_mid) ℓ after the frame time, so its bearing
+/// is turned back to the frame time by `Exp(ω_c (v − v_mid) ℓ)` (``RollingShutterCorrection``), and
+///
+///     ∂(Exp(ω_c d ℓ) f)/∂ℓ = (ω_c d) × f   (first order, d = v − v_mid).
+///
+/// A start in a hand's quick turns needs it: there a 20 ms readout moves the top and bottom rows by
+/// several pixels, and with the rows left uncorrected the offset, the bias and then the alignment
+/// take up the error (a TUM-VI room walk started at 10 s with the timing left out of `sensor.yaml`:
+/// 58 cm, against 0.9 cm with the readout stated).
 extension GyroBiasFromImages {
-    /// The offset change the images ask for.
+    /// The offset change (and readout) the images ask for.
     struct TimeShift {
         /// Seconds to add to the frames' IMU times (and to the time offset).
         var shift: Double
@@ -25,60 +36,94 @@ extension GyroBiasFromImages {
         var sigma: Double
         /// Gyro bias solved with it (rad/s).
         var bias: Vector3
+        /// Line delay (s per row) solved with it, when asked for; 0 otherwise.
+        var lineDelay = 0.0
+        /// Its standard deviation (s per row); 0 when not solved.
+        var lineDelaySigma = 0.0
     }
 
     /// Solves the gyro bias and a shift of every frame time together, starting from `bias` and no
-    /// shift, over pairs whose shifted span stays inside `samples` for shifts up to `maximumShift`.
+    /// shift, over pairs whose shifted span stays inside `samples` for shifts up to `maximumShift`;
+    /// with `lineDelayPriorSigma` (s per row) also the line delay, from zero under that prior (the
+    /// frames must then keep their rows, ``VisualInertialAlignment/Frame/rowOffsets``).
     /// nil when too few pairs, a failed solve, or an answer beyond `maximumShift`.
     func solveTimeShift(frames: [VisualInertialAlignment.Frame], samples: ArraySlice<IMUMeasurement>,
-                        noise: IMUNoise, bias start: Vector3, maximumShift: Double, priorSigma shiftPrior: Double) -> TimeShift? {
+                        noise: IMUNoise, bias start: Vector3, maximumShift: Double, priorSigma shiftPrior: Double,
+                        lineDelayPriorSigma: Double? = nil) -> TimeShift? {
         guard let first = samples.first?.timestamp, let last = samples.last?.timestamp else { return nil }
         let base = makePairs(frames: frames, samples: samples, noise: noise)
             .filter { $0.from - maximumShift >= first && $0.to + maximumShift <= last }
         guard base.count >= minimumPairs else { return nil }
         let rbc = rig.R_body_cam0
-        var bias = start, shift = 0.0, scale = 0.0
+        let solvesReadout = lineDelayPriorSigma.map { $0 > 0 } ?? false
+        let n = solvesReadout ? 5 : 4
+        var bias = start, shift = 0.0, lineDelay = 0.0, scale = 0.0
         var reduced: [Double] = []
         for _ in 0..<iterations {
             var pairs = base
+            // Each pair's rates at its two ends (body frame, bias removed) and, with a line delay,
+            // its bearings turned back to the frame times.
+            var rates: [(Vector3, Vector3)] = []
             for p in pairs.indices {
                 guard let pre = integrate(samples, from: pairs[p].from + shift, to: pairs[p].to + shift, bias: bias, noise: noise)
                 else { return nil }
                 pairs[p].preintegration = pre
+                let wi = rate(samples, at: pairs[p].from + shift) - bias
+                let wj = rate(samples, at: pairs[p].to + shift) - bias
+                rates.append((wi, wj))
+                if solvesReadout, lineDelay != 0 {
+                    let (ci, cj) = (rbc.transpose * wi, rbc.transpose * wj)
+                    pairs[p].first = zip(pairs[p].first, pairs[p].firstRows).map { SO3.exp(ci * ($1 * lineDelay)) * $0 }
+                    pairs[p].second = zip(pairs[p].second, pairs[p].secondRows).map { SO3.exp(cj * ($1 * lineDelay)) * $0 }
+                }
             }
             let rotations = pairs.map { rotation($0.preintegration, bias: bias, rbc: rbc) }
             guard let spread = fitBaselines(&pairs, rotations: rotations) else { return nil }
             scale = spread
             let huber = 2 * scale
-            // Normal equations in x = (δb_g, δ) with each pair's tangent baseline update eliminated.
-            var h = [Double](repeating: 0, count: 16), b = [Double](repeating: 0, count: 4)
+            // Normal equations in x = (δb_g, δ[, δℓ]) with each pair's tangent baseline update eliminated.
+            var h = [Double](repeating: 0, count: n * n), b = [Double](repeating: 0, count: n)
             let wb = scale * scale / (priorSigma * priorSigma), wd = scale * scale / (shiftPrior * shiftPrior)
-            for a in 0..<3 { h[a * 4 + a] = wb; b[a] = -(bias - start)[a] * wb }
-            h[15] = wd
+            for a in 0..<3 { h[a * n + a] = wb; b[a] = -(bias - start)[a] * wb }
+            h[3 * n + 3] = wd
             b[3] = -shift * wd
-            for (pair, r) in zip(pairs, rotations) {
+            if solvesReadout, let sl = lineDelayPriorSigma {
+                let wl = scale * scale / (sl * sl)
+                h[4 * n + 4] = wl
+                b[4] = -lineDelay * wl
+            }
+            for (p, r) in zip(pairs.indices, rotations) {
+                let pair = pairs[p]
                 let pre = pair.preintegration
                 let rot = pre.correctedRotation(biasGyro: bias)
-                let wi = rate(samples, at: pair.from + shift) - bias
-                let wj = rate(samples, at: pair.to + shift) - bias
+                let (wi, wj) = rates[p]
+                let (ci, cj) = (rbc.transpose * wi, rbc.transpose * wj)
                 let t = pair.baseline
                 let (e1, e2) = Self.tangentBasis(t)
-                var hxx = [Double](repeating: 0, count: 16), hxa = [[Double]](repeating: [0, 0, 0, 0], count: 2)
+                var hxx = [Double](repeating: 0, count: n * n)
+                var hxa = [[Double]](repeating: [Double](repeating: 0, count: n), count: 2)
                 var haa = [[1e-12, 0.0], [0.0, 1e-12]]
-                var gx = [0.0, 0, 0, 0], ga = [0.0, 0.0]
-                for (f, g) in zip(pair.first, pair.second) {
+                var gx = [Double](repeating: 0, count: n), ga = [0.0, 0.0]
+                for k in pair.first.indices {
+                    let (f, g) = (pair.first[k], pair.second[k])
                     let u = rbc * g
-                    let n = f.cross(r * g)
-                    let res = t.dot(n)
+                    let rg = r * g
+                    let nk = f.cross(rg)
+                    let res = t.dot(nk)
                     let w = abs(res) <= huber ? 1 : huber / abs(res)
                     let tf = t.cross(f)
                     let jb = (-1 * (rbc.transpose * rot * Matrix3.skew(u) * pre.dR_dbg)).transpose * tf
                     let ru = rot * u
                     let jd = tf.dot(rbc.transpose * (rot * wj.cross(u) - wi.cross(ru)))
-                    let j = [jb.x, jb.y, jb.z, jd]
-                    let jt = [n.dot(e1), n.dot(e2)]
-                    for x in 0..<4 {
-                        for y in 0..<4 { hxx[x * 4 + y] += w * j[x] * j[y] }
+                    var j = [jb.x, jb.y, jb.z, jd]
+                    if solvesReadout {
+                        // t · (((ω_i d_f) × f) × R g) + (t × f) · R ((ω_j d_g) × g)
+                        let df = (ci * pair.firstRows[k]).cross(f), dg = (cj * pair.secondRows[k]).cross(g)
+                        j.append(rg.cross(t).dot(df) + tf.dot(r * dg))
+                    }
+                    let jt = [nk.dot(e1), nk.dot(e2)]
+                    for x in 0..<n {
+                        for y in 0..<n { hxx[x * n + y] += w * j[x] * j[y] }
                         gx[x] -= w * j[x] * res
                         for a in 0..<2 { hxa[a][x] += w * j[x] * jt[a] }
                     }
@@ -90,31 +135,40 @@ extension GyroBiasFromImages {
                 let det = haa[0][0] * haa[1][1] - haa[0][1] * haa[1][0]
                 guard det > 0 else { continue }
                 let inv = [[haa[1][1] / det, -haa[0][1] / det], [-haa[1][0] / det, haa[0][0] / det]]
-                for x in 0..<4 {
+                for x in 0..<n {
                     var gs = gx[x]
                     for a in 0..<2 {
                         for c in 0..<2 {
                             gs -= hxa[a][x] * inv[a][c] * ga[c]
-                            for y in 0..<4 { hxx[x * 4 + y] -= hxa[a][x] * inv[a][c] * hxa[c][y] }
+                            for y in 0..<n { hxx[x * n + y] -= hxa[a][x] * inv[a][c] * hxa[c][y] }
                         }
                     }
                     b[x] += gs
-                    for y in 0..<4 { h[x * 4 + y] += hxx[x * 4 + y] }
+                    for y in 0..<n { h[x * n + y] += hxx[x * n + y] }
                 }
             }
-            guard let cholesky = try? Cholesky(Matrix(rows: 4, cols: 4, elements: h)),
+            guard let cholesky = try? Cholesky(Matrix(rows: n, cols: n, elements: h)),
                   let step = try? cholesky.solve(b), step.allSatisfy(\.isFinite) else { return nil }
             bias += Vector3(step[0], step[1], step[2])
             shift += step[3]
+            if solvesReadout { lineDelay += step[4] }
             reduced = h
             guard abs(shift) <= maximumShift else { return nil }
-            if abs(step[3]) < 1e-6, Vector3(step[0], step[1], step[2]).norm < 1e-6 { break }
+            // Converged once no unknown moves: the line delay by under 1 µs over a thousand rows.
+            let readoutStep = solvesReadout ? abs(step[4]) * 1000 : 0
+            if abs(step[3]) < 1e-6, Vector3(step[0], step[1], step[2]).norm < 1e-6, readoutStep < 1e-6 { break }
         }
-        guard bias.norm <= maximumBias, let covariance = try? Cholesky(Matrix(rows: 4, cols: 4, elements: reduced)).inverse
+        guard bias.norm <= maximumBias, let covariance = try? Cholesky(Matrix(rows: n, cols: n, elements: reduced)).inverse
         else { return nil }
         let sigma = scale * covariance[3, 3].squareRoot()
         guard sigma.isFinite else { return nil }
-        return TimeShift(shift: shift, sigma: sigma, bias: bias)
+        var found = TimeShift(shift: shift, sigma: sigma, bias: bias)
+        if solvesReadout {
+            found.lineDelay = lineDelay
+            found.lineDelaySigma = scale * covariance[4, 4].squareRoot()
+            guard found.lineDelay.isFinite, found.lineDelaySigma.isFinite else { return nil }
+        }
+        return found
     }
 
     /// The gyro rate at `time`, linearly interpolated between the samples around it.

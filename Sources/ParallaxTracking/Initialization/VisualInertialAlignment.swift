@@ -49,6 +49,9 @@ struct VisualInertialAlignment {
     struct Frame {
         var time: Double
         var observations: [(id: Int, left: Vector2, right: Vector2?)]
+        /// Each observation's image rows counted from the row the frame time refers to (cam0, cam1),
+        /// for a rolling shutter whose readout is not known yet; empty when not kept.
+        var rowOffsets: [(left: Double, right: Double?)] = []
     }
 
     /// Velocity and gravity expressed in the body frame of the newest frame.

@@ -184,6 +184,21 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// below this (s): the pairs compare rows at the times the offset places, and a wrong offset
     /// looks like a readout (a hidden 20 ms offset made the first pairs say "global shutter").
     public var readoutTimeOffsetSigma = 0.003
+    /// Before the filter starts, a readout the calibration does not state is solved with the start
+    /// window's time offset and gyro bias (``GyroBiasFromImages/solveTimeShift``) under a prior at
+    /// zero with this σ (s, top row to bottom) …
+    public var startReadoutPriorSigma = 0.02
+    /// … and used from then on when it is at least ``startMinimumReadout`` (s) and this many of the
+    /// solve's σ (which counts every ray as independent, as the offset's does).
+    public var startReadoutSignificance = 15.0
+    /// A readout within the plausible range (``startMinimumReadout`` to the estimator's 40 ms) at
+    /// this many σ but short of ``startReadoutSignificance`` holds the start for more frames, up to
+    /// ``alignmentWindow``; then it starts with the rows uncorrected and leaves the readout to
+    /// ``ReadoutEstimator``.
+    public var startReadoutWaitSignificance = 4.0
+    /// The shortest readout (s) the start acts on; below it the camera is taken as a global shutter
+    /// until ``ReadoutEstimator`` says otherwise once the filter runs.
+    public var startMinimumReadout = 0.005
     /// Once ``ReadoutEstimator`` gives its first readout, the filter takes it as the prior of its
     /// readout state with this σ (s) and refines it with every feature update (the estimator alone
     /// came out 5–10 % low on hand-held walks, and 18.3 ms stated for a true 20 ms doubled the ATE
