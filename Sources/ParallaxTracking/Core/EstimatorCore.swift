@@ -231,7 +231,8 @@ struct EstimatorCore {
             let observations = frame.features.map { ($0.id, $0.normalized, isStereo ? $0.rightNormalized : nil) }
             var aligned = VisualInertialAlignment.Frame(time: timestamp, observations: observations)
             if startReadoutUnknown {
-                let middle0 = Double(imageHeights.0 - 1) / 2, middle1 = Double((imageHeights.1 ?? imageHeights.0) - 1) / 2
+                let middle0 = RollingShutterCorrection.middleRow(height: imageHeights.0)
+                let middle1 = RollingShutterCorrection.middleRow(height: imageHeights.1 ?? imageHeights.0)
                 aligned.rowOffsets = frame.features.map { ($0.pixel.y - middle0, isStereo ? $0.rightPixel.map { $0.y - middle1 } : nil) }
             }
             startup.alignmentFrames.append(aligned)
@@ -241,6 +242,7 @@ struct EstimatorCore {
                 let solver = GyroBiasFromImages(rig: rig)
                 var solution = solver.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
                 let timing = imageTiming(solver, samples: samples, bias: solution?.bias ?? .zero)
+                startup.readoutUndecided = timing.readoutUndecided
                 if let shift = timing.shift {
                     applyStartTimeShift(shift)
                     timestamp += shift

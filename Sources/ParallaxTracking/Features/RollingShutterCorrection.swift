@@ -29,7 +29,7 @@ struct RollingShutterCorrection {
         let left = camera0.lineDelay ?? 0, right = camera1?.lineDelay ?? left
         guard left > 0 || right > 0 else { return nil }
         lineDelay = (left, right)
-        middleRow = (Double(camera0.height - 1) / 2, Double((camera1?.height ?? camera0.height) - 1) / 2)
+        middleRow = (Self.middleRow(height: camera0.height), Self.middleRow(height: camera1?.height ?? camera0.height))
         R_body_cam0 = rig.R_body_cam0
         R_c1_c0 = rig.R_c1_c0
     }
@@ -38,10 +38,13 @@ struct RollingShutterCorrection {
     /// (``ReadoutEstimator``).
     init(lineDelay: Double, height0: Int, height1: Int?, rig: CameraRig) {
         self.lineDelay = (lineDelay, lineDelay)
-        middleRow = (Double(height0 - 1) / 2, Double((height1 ?? height0) - 1) / 2)
+        middleRow = (Self.middleRow(height: height0), Self.middleRow(height: height1 ?? height0))
         R_body_cam0 = rig.R_body_cam0
         R_c1_c0 = rig.R_c1_c0
     }
+
+    /// The row a frame time refers to in an image `height` rows high: the middle one.
+    static func middleRow(height: Int) -> Double { Double(height - 1) / 2 }
 
     /// Readout time (s) of the top-to-bottom scan, the longer of the two cameras'.
     var readout: Double {
@@ -92,10 +95,10 @@ struct RollingShutterCorrection {
         var out = frame
         for (k, rows) in frame.rowOffsets.enumerated() {
             let o = frame.observations[k]
-            let left = Self.turned(o.left, by: Self.rowTurn(rate: w0, acceleration: a0, delay: rows.left * lineDelay.left))
+            let left = Self.moved(o.left, rowOffset: rows.left, lineDelay: lineDelay.left, rate: w0, acceleration: a0)
             var right = o.right
             if let r = o.right, let row = rows.right {
-                right = Self.turned(r, by: Self.rowTurn(rate: w1, acceleration: a1, delay: row * lineDelay.right))
+                right = Self.moved(r, rowOffset: row, lineDelay: lineDelay.right, rate: w1, acceleration: a1)
             }
             out.observations[k] = (o.id, left, right)
         }
@@ -108,19 +111,22 @@ struct RollingShutterCorrection {
     func apply(_ frame: FeatureFrame, angularVelocity w: Vector3, angularAcceleration a: Vector3 = .zero) -> FeatureFrame {
         let (w0, w1) = cameraRates(w)
         let (a0, a1) = cameraRates(a)
-        func moved(_ n: Vector2, row: Double, rate: Vector3, acceleration: Vector3, delay: Double, middle: Double) -> Vector2 {
-            Self.turned(n, by: Self.rowTurn(rate: rate, acceleration: acceleration, delay: (row - middle) * delay))
-        }
         var out = frame
         for k in out.features.indices {
             let f = out.features[k]
-            out.features[k].normalized = moved(f.normalized, row: f.pixel.y, rate: w0, acceleration: a0,
-                                               delay: lineDelay.left, middle: middleRow.left)
+            out.features[k].normalized = Self.moved(f.normalized, rowOffset: f.pixel.y - middleRow.left,
+                                                    lineDelay: lineDelay.left, rate: w0, acceleration: a0)
             if let rn = f.rightNormalized, let rp = f.rightPixel {
-                out.features[k].rightNormalized = moved(rn, row: rp.y, rate: w1, acceleration: a1,
-                                                        delay: lineDelay.right, middle: middleRow.right)
+                out.features[k].rightNormalized = Self.moved(rn, rowOffset: rp.y - middleRow.right,
+                                                             lineDelay: lineDelay.right, rate: w1, acceleration: a1)
             }
         }
         return out
+    }
+
+    /// Normalised point `n` of a row `rowOffset` rows after the middle one, turned back to the
+    /// frame time for a camera turning at `rate` that changes at `acceleration` (its own frame).
+    private static func moved(_ n: Vector2, rowOffset: Double, lineDelay: Double, rate: Vector3, acceleration: Vector3) -> Vector2 {
+        turned(n, by: rowTurn(rate: rate, acceleration: acceleration, delay: rowOffset * lineDelay))
     }
 }

@@ -183,14 +183,14 @@ extension EstimatorCore {
     /// the frame times (s; ``TrackerConfiguration/TimeOffsetEstimation/solvesAtStart``) and, for a
     /// camera whose readout is not known yet, a line delay (s per row;
     /// ``TrackerConfiguration/startReadoutSignificance``), solved together with the gyro bias.
-    mutating func imageTiming(_ solver: GyroBiasFromImages, samples: ArraySlice<IMUMeasurement>, bias: Vector3)
-        -> (shift: Double?, lineDelay: Double?) {
-        startup.readoutUndecided = false
+    /// `readoutUndecided`: a plausible readout short of the significance, for which the start waits.
+    func imageTiming(_ solver: GyroBiasFromImages, samples: ArraySlice<IMUMeasurement>, bias: Vector3)
+        -> (shift: Double?, lineDelay: Double?, readoutUndecided: Bool) {
         let c = configuration.timeOffset
         let solvesShift = c.estimate && c.solvesAtStart
         let height = Double(imageHeights.0)
         let readoutUnknown = startReadoutUnknown && configuration.startReadoutPriorSigma > 0
-        guard solvesShift || readoutUnknown else { return (nil, nil) }
+        guard solvesShift || readoutUnknown else { return (nil, nil, false) }
         func solve(readout: Bool) -> GyroBiasFromImages.TimeShift? {
             solver.solveTimeShift(frames: startup.alignmentFrames, samples: samples, noise: noise, bias: bias,
                                   maximumShift: c.startMaximumShift, priorSigma: solvesShift ? c.priorSigma : 1e-6,
@@ -199,15 +199,14 @@ extension EstimatorCore {
         // The readout is an unknown more, and a solve that fails with it (an offset beyond the
         // search, a start too still to show rows) still has the shift to give.
         guard let found = (readoutUnknown ? solve(readout: true) : nil) ?? (solvesShift ? solve(readout: false) : nil)
-        else { return (nil, nil) }
+        else { return (nil, nil, false) }
         let shifts = solvesShift && abs(found.shift) >= c.startMinimumShift && abs(found.shift) >= c.startSignificance * found.sigma
         let readout = found.lineDelay * height
         let plausible = readout >= configuration.startMinimumReadout && readout <= (readoutEstimator?.candidates.last ?? 0)
         let reads = readoutUnknown && plausible && found.lineDelay >= configuration.startReadoutSignificance * found.lineDelaySigma
-        // A plausible readout short of the significance: the start waits for more frames.
-        startup.readoutUndecided = readoutUnknown && !reads && plausible
+        let undecided = readoutUnknown && !reads && plausible
             && found.lineDelay >= configuration.startReadoutWaitSignificance * found.lineDelaySigma
-        return (shifts ? found.shift : nil, reads ? found.lineDelay : nil)
+        return (shifts ? found.shift : nil, reads ? found.lineDelay : nil, undecided)
     }
 
     /// True before the start while the camera may have a rolling shutter the calibration does not

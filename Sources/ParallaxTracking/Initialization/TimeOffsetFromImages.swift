@@ -61,18 +61,18 @@ extension GyroBiasFromImages {
         var reduced: [Double] = []
         for _ in 0..<iterations {
             var pairs = base
-            // Each pair's rates at its two ends (body frame, bias removed) and, with a line delay,
-            // its bearings turned back to the frame times.
-            var rates: [(Vector3, Vector3)] = []
+            // Each pair's rates at its two ends (body frame, bias removed; and cam0's) and, with a
+            // line delay, its bearings turned back to the frame times.
+            var rates: [(wi: Vector3, wj: Vector3, ci: Vector3, cj: Vector3)] = []
             for p in pairs.indices {
                 guard let pre = integrate(samples, from: pairs[p].from + shift, to: pairs[p].to + shift, bias: bias, noise: noise)
                 else { return nil }
                 pairs[p].preintegration = pre
                 let wi = rate(samples, at: pairs[p].from + shift) - bias
                 let wj = rate(samples, at: pairs[p].to + shift) - bias
-                rates.append((wi, wj))
+                let (ci, cj) = (rbc.transpose * wi, rbc.transpose * wj)
+                rates.append((wi, wj, ci, cj))
                 if solvesReadout, lineDelay != 0 {
-                    let (ci, cj) = (rbc.transpose * wi, rbc.transpose * wj)
                     pairs[p].first = zip(pairs[p].first, pairs[p].firstRows).map { SO3.exp(ci * ($1 * lineDelay)) * $0 }
                     pairs[p].second = zip(pairs[p].second, pairs[p].secondRows).map { SO3.exp(cj * ($1 * lineDelay)) * $0 }
                 }
@@ -96,8 +96,7 @@ extension GyroBiasFromImages {
                 let pair = pairs[p]
                 let pre = pair.preintegration
                 let rot = pre.correctedRotation(biasGyro: bias)
-                let (wi, wj) = rates[p]
-                let (ci, cj) = (rbc.transpose * wi, rbc.transpose * wj)
+                let (wi, wj, ci, cj) = rates[p]
                 let t = pair.baseline
                 let (e1, e2) = Self.tangentBasis(t)
                 var hxx = [Double](repeating: 0, count: n * n)
