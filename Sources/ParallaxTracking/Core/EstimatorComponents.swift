@@ -150,9 +150,10 @@ struct StartupWindow {
     var timeOffset: Double?
     /// Time of a start whose velocity came from the visual–inertial alignment (nil otherwise).
     var alignedStartTime: Double?
-    /// The start window's images hint at a rolling shutter whose readout is not known, without
-    /// settling it yet (``EstimatorCore/imageTiming``): the start waits for more frames.
-    var readoutUndecided = false
+    /// The start window's images hint at a rolling shutter whose readout is not known, or at a
+    /// time shift, without settling it yet (``EstimatorCore/imageTiming``): the start waits for
+    /// more frames.
+    var timingUndecided = false
 }
 
 /// The previous frame, as the next one needs it.

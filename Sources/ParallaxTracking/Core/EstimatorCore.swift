@@ -242,7 +242,7 @@ struct EstimatorCore {
                 let solver = GyroBiasFromImages(rig: rig)
                 var solution = solver.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
                 let timing = imageTiming(solver, samples: samples, bias: solution?.bias ?? .zero)
-                startup.readoutUndecided = timing.readoutUndecided
+                startup.timingUndecided = timing.undecided
                 if let shift = timing.shift {
                     applyStartTimeShift(shift)
                     timestamp += shift

@@ -12,8 +12,7 @@ extension EstimatorCore {
     ///    The gyro bias of a start in motion comes from the start window's images
     ///    (``GyroBiasFromImages``) when they pin it, zero otherwise.
     mutating func initialize(at t: Double, frame: FeatureFrame?, previousFrameTime: Double) {
-        guard let samples = imu.prefix(through: t), let start = imu.firstTime, let newest = samples.last else { return }
-        let first = max(start, startup.resetTime ?? start)
+        guard let samples = imu.prefix(through: t), let newest = samples.last, let first = startWindowBegin else { return }
         let priors = configuration.initializationPriors
         var nav: NavigationState
         var uncertainty: TrackerConfiguration.InitialUncertainty
@@ -35,9 +34,9 @@ extension EstimatorCore {
         } else {
             let span = configuration.motionInitializationDelay
             guard newest.timestamp - first >= span else { return }
-            // A readout the images hint at but do not settle yet: more frames first, up to the
-            // alignment's window.
-            if startup.readoutUndecided, newest.timestamp - first < configuration.alignmentWindow { return }
+            // A readout or time shift the images hint at but do not settle yet: more frames first,
+            // up to the alignment's window.
+            if startup.timingUndecided, newest.timestamp - first < configuration.alignmentWindow { return }
             // Average over everything since the start (up to 1 s): the longer the span, the smaller
             // the mean acceleration of hand-held motion against gravity.
             let from = newest.timestamp - max(span, min(1.0, newest.timestamp - first))
@@ -59,7 +58,10 @@ extension EstimatorCore {
             }
             var alignment = VisualInertialAlignment(rig: rig)
             alignment.biasGyro = gyroBias
+            // An answer whose rays miss by more than the images' noise explains: no answer yet.
+            let focal = 0.5 * (camera0Model.fx + camera0Model.fy)
             let aligned = alignment.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
+                .flatMap { $0.angularError * focal <= configuration.alignmentMaximumError ? $0 : nil }
             if let aligned {
                 // Velocity and gravity from the closed-form alignment of the last frames.
                 up = -aligned.gravity.normalized
@@ -182,10 +184,13 @@ extension EstimatorCore {
     /// What the start window's images ask for, when large and certain enough to act on: a shift of
     /// the frame times (s; ``TrackerConfiguration/TimeOffsetEstimation/solvesAtStart``) and, for a
     /// camera whose readout is not known yet, a line delay (s per row;
-    /// ``TrackerConfiguration/startReadoutSignificance``), solved together with the gyro bias.
-    /// `readoutUndecided`: a plausible readout short of the significance, for which the start waits.
+    /// ``TrackerConfiguration/startReadoutSignificance``, or short of it once the start window is
+    /// over), solved together with the gyro bias.
+    /// `undecided`: a plausible readout or a shift short of its significance, for which the start
+    /// waits (``TrackerConfiguration/startReadoutWaitSignificance``,
+    /// ``TrackerConfiguration/TimeOffsetEstimation/startWaitSignificance``).
     func imageTiming(_ solver: GyroBiasFromImages, samples: ArraySlice<IMUMeasurement>, bias: Vector3)
-        -> (shift: Double?, lineDelay: Double?, readoutUndecided: Bool) {
+        -> (shift: Double?, lineDelay: Double?, undecided: Bool) {
         let c = configuration.timeOffset
         let solvesShift = c.estimate && c.solvesAtStart
         let height = Double(imageHeights.0)
@@ -203,10 +208,22 @@ extension EstimatorCore {
         let shifts = solvesShift && abs(found.shift) >= c.startMinimumShift && abs(found.shift) >= c.startSignificance * found.sigma
         let readout = found.lineDelay * height
         let plausible = readout >= configuration.startMinimumReadout && readout <= (readoutEstimator?.candidates.last ?? 0)
-        let reads = readoutUnknown && plausible && found.lineDelay >= configuration.startReadoutSignificance * found.lineDelaySigma
-        let undecided = readoutUnknown && !reads && plausible
+        let hinted = readoutUnknown && plausible
             && found.lineDelay >= configuration.startReadoutWaitSignificance * found.lineDelaySigma
-        return (shifts ? found.shift : nil, reads ? found.lineDelay : nil, undecided)
+        let windowOver = startWindowBegin.flatMap { begin in samples.last.map { $0.timestamp - begin } }
+            .map { $0 >= configuration.alignmentWindow } ?? false
+        // Past the window a hinted readout is used: rows left uncorrected cost more than a readout
+        // the filter then refines.
+        let reads = hinted && (found.lineDelay >= configuration.startReadoutSignificance * found.lineDelaySigma || windowOver)
+        let readoutUndecided = hinted && !reads
+        let shiftUndecided = solvesShift && !shifts && abs(found.shift) >= c.startMinimumShift
+            && abs(found.shift) >= c.startWaitSignificance * found.sigma
+        return (shifts ? found.shift : nil, reads ? found.lineDelay : nil, readoutUndecided || shiftUndecided)
+    }
+
+    /// IMU time the start window counts from: the first sample, or the last divergence reset.
+    var startWindowBegin: Double? {
+        imu.firstTime.map { max($0, startup.resetTime ?? $0) }
     }
 
     /// True before the start while the camera may have a rolling shutter the calibration does not
