@@ -70,7 +70,7 @@ extension Simulator {
                     if c == 0 { renders = count }
                     try writer.appendImage(.gray8(image), camera: c, timestampNs: stampNs)
                     if c == 0, autoExposure != nil {
-                        measuredMean = image.pixels.reduce(0.0) { $0 + Double($1) } / Double(max(image.pixels.count, 1))
+                        measuredMean = rig.meteredMean(image)
                     }
                 }
             }

@@ -73,6 +73,29 @@ func markerScene(_ points: [Vector3], radius: Float = 0.008, alignment: SceneAli
         #expect(errors.allSatisfy { $0 < 0.5 })
     }
 
+    /// The auto-exposure meters what the lens sees: a fisheye's black corners (beyond the rendered
+    /// field) are left out, a pinhole image counts whole.
+    @Test func autoExposureMetersTheLensField() throws {
+        let fisheye = try CameraRenderer(calibration: CameraCalibration(
+            name: "cam0", T_body_camera: .identity, rateHz: 20, width: 512, height: 512,
+            intrinsics: PinholeIntrinsics(fu: 190.98, fv: 190.98, cu: 254.93, cv: 256.89),
+            distortion: .equidistant(k1: 0.0034, k2: 0.0007, k3: -0.0020, k4: 0.0002)))
+        var image = GrayImage(width: 512, height: 512, fill: 0)
+        var seen = 0
+        for i in image.pixels.indices where !fisheye.lookup[2 * i].isNaN {
+            image.pixels[i] = 200
+            seen += 1
+        }
+        // The corners are really outside: a fifth of the image or so.
+        #expect(seen < image.pixels.count * 9 / 10 && seen > image.pixels.count / 2)
+        #expect(fisheye.meteredMean(image) == 200)
+        let pinhole = try CameraRenderer(calibration: .eurocCam0)
+        var ramp = GrayImage(width: 752, height: 480, fill: 0)
+        for i in ramp.pixels.indices { ramp.pixels[i] = UInt8(i % 256) }
+        let plain = ramp.pixels.reduce(0.0) { $0 + Double($1) } / Double(ramp.pixels.count)
+        #expect(pinhole.meteredMean(ramp) == plain)
+    }
+
     @Test func undistortInvertsDistort() {
         for calibration in [CameraCalibration.eurocCam0, CameraCalibration(
             name: "cam0", T_body_camera: .identity, rateHz: 20, width: 512, height: 512,

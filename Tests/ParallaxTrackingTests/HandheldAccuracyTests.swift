@@ -65,16 +65,22 @@ struct HandheldAccuracyTests {
     /// window solves the readout with the offset and the gyro bias
     /// (``GyroBiasFromImages/solveTimeShift(frames:samples:noise:bias:maximumShift:priorSigma:lineDelayPriorSigma:)``):
     /// 0.87 cm here, 5 of those 36 starts beyond 5 cm (docs/tracking-design.md, "The readout at a
-    /// start in motion"). Asserts the phone profile's issue figure (3 cm).
-    @Test("A phone start mid-walk with the timing left out of sensor.yaml", .needsSharedTrajectories)
-    func phoneMidWalkStartWithoutTiming() throws {
+    /// start in motion"). From 10 s the start's solve then found the 10 ms offset at 8–15 σ, short
+    /// of the 15 σ that applies it, and the start went ahead with the gyro bias and alignment of
+    /// frames 10 ms off: 1.24 m. Now such a shift holds the start until it is settled
+    /// (``TrackerConfiguration/TimeOffsetEstimation/startWaitSignificance``): 0.79 cm from 10 s,
+    /// 1.87 cm from 8 s. Asserts the phone profile's issue figure (3 cm). From 12 s it still fails
+    /// (docs/tracking-design.md, "Known limits").
+    @Test("A phone start mid-walk with the timing left out of sensor.yaml", .needsSharedTrajectories,
+          arguments: [8.0, 10.0])
+    func phoneMidWalkStartWithoutTiming(from: Double) throws {
         let (folder, name) = try Self.phoneFixtureWithoutTiming()
         defer { try? FileManager.default.removeItem(at: folder) }
         let summary = try DatasetRunner(dataset: try EuRoCDataset(url: folder), configuration: TrackerConfiguration(mode: .mono))
-            .run(from: 8)
+            .run(from: from)
         let ate = try #require(try summary.evaluation()).report.ate.rmse
         let readout = try #require(summary.finalReadout)
-        print(String(format: "%@ without timing, from 8 s: ATE posyaw %.4f m, readout %.1f ms (truth 20)", name, ate, readout * 1e3))
+        print(String(format: "%@ without timing, from %.0f s: ATE posyaw %.4f m, readout %.1f ms (truth 20)", name, from, ate, readout * 1e3))
         #expect(ate <= 0.03)
         #expect(abs(readout - 0.02) <= 0.0015)
     }

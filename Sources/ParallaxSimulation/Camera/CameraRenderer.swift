@@ -114,6 +114,19 @@ public final class CameraRenderer {
         return out
     }
 
+    /// Mean grey level of `image` over the pixels the lens sees, as an auto-exposure meters it: a
+    /// fisheye's corners beyond the rendered field stay black and are left out (counted, they made
+    /// the loop aim a TUM-VI-like 512 × 512 image 28 % brighter, and a bright turn saturated 70 % of
+    /// it for a second). Every pixel of a pinhole or radial–tangential image counts.
+    public func meteredMean(_ image: GrayImage) -> Double {
+        var sum = 0.0, count = 0
+        for i in image.pixels.indices where i < lookup.count / 2 && !lookup[2 * i].isNaN {
+            sum += Double(image.pixels[i])
+            count += 1
+        }
+        return sum / Double(max(count, 1))
+    }
+
     /// The wide image bilinearly sampled where output pixel `i` (row-major) looks; 0 outside.
     /// `wide` may be a band of the wide image starting at row `top`.
     @inline(__always)
