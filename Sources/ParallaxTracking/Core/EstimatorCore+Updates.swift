@@ -9,7 +9,7 @@ extension EstimatorCore {
         var raw: [Double] = [], derotated: [Double] = []
         raw.reserveCapacity(frame.features.count)
         derotated.reserveCapacity(frame.features.count)
-        let focal = 0.5 * (camera0Model.fx + camera0Model.fy)
+        let focal = camera0MeanFocal
         for f in frame.features {
             guard let p = memory.previousPixels[f.id] else { continue }
             raw.append((f.pixel - p.pixel).norm)
@@ -62,7 +62,10 @@ extension EstimatorCore {
 
     /// The image noise σ in normalised coordinates (pixels over cam0's mean focal length): the
     /// updater's measurement noise and the feature points' triangulation noise.
-    var normalizedPixelNoise: Double { configuration.pixelNoiseSigma / (0.5 * (camera0Model.fx + camera0Model.fy)) }
+    var normalizedPixelNoise: Double { configuration.pixelNoiseSigma / camera0MeanFocal }
+
+    /// cam0's mean focal length (px): converts normalised image distances to pixels.
+    var camera0MeanFocal: Double { 0.5 * (camera0Model.fx + camera0Model.fy) }
 
     /// Chooses the tracks to use this frame, updates, and marginalises the oldest clones when full.
     mutating func runUpdates(_ s: inout FilterState, current frame: FeatureFrame) {

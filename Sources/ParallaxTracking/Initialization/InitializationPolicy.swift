@@ -36,7 +36,7 @@ extension EstimatorCore {
             guard newest.timestamp - first >= span else { return }
             // A readout or time shift the images hint at but do not settle yet: more frames first,
             // up to the alignment's window.
-            if startup.timingUndecided, newest.timestamp - first < configuration.alignmentWindow { return }
+            if startup.timingUndecided, !startWindowIsOver(at: newest.timestamp) { return }
             // Average over everything since the start (up to 1 s): the longer the span, the smaller
             // the mean acceleration of hand-held motion against gravity.
             let from = newest.timestamp - max(span, min(1.0, newest.timestamp - first))
@@ -59,9 +59,8 @@ extension EstimatorCore {
             var alignment = VisualInertialAlignment(rig: rig)
             alignment.biasGyro = gyroBias
             // An answer whose rays miss by more than the images' noise explains: no answer yet.
-            let focal = 0.5 * (camera0Model.fx + camera0Model.fy)
+            alignment.maximumAngularError = configuration.alignmentMaximumError / camera0MeanFocal
             let aligned = alignment.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
-                .flatMap { $0.angularError * focal <= configuration.alignmentMaximumError ? $0 : nil }
             if let aligned {
                 // Velocity and gravity from the closed-form alignment of the last frames.
                 up = -aligned.gravity.normalized
@@ -133,7 +132,7 @@ extension EstimatorCore {
         guard let R = predictedCameraRotation(from: oldest.time, to: newest.time) else { return nil }
         return StartParallax.median(from: oldest.observations.map { ($0.id, $0.left) },
                                     to: newest.observations.map { ($0.id, $0.left) },
-                                    rotation: R, focalLength: 0.5 * (camera0Model.fx + camera0Model.fy),
+                                    rotation: R, focalLength: camera0MeanFocal,
                                     minimumFeatures: configuration.minimumFeatures)
     }
 
@@ -205,25 +204,30 @@ extension EstimatorCore {
         // search, a start too still to show rows) still has the shift to give.
         guard let found = (readoutUnknown ? solve(readout: true) : nil) ?? (solvesShift ? solve(readout: false) : nil)
         else { return (nil, nil, false) }
-        let shifts = solvesShift && abs(found.shift) >= c.startMinimumShift && abs(found.shift) >= c.startSignificance * found.sigma
+        let shiftLargeEnough = solvesShift && abs(found.shift) >= c.startMinimumShift
+        let shifts = shiftLargeEnough && abs(found.shift) >= c.startSignificance * found.sigma
         let readout = found.lineDelay * height
         let plausible = readout >= configuration.startMinimumReadout && readout <= (readoutEstimator?.candidates.last ?? 0)
         let hinted = readoutUnknown && plausible
             && found.lineDelay >= configuration.startReadoutWaitSignificance * found.lineDelaySigma
-        let windowOver = startWindowBegin.flatMap { begin in samples.last.map { $0.timestamp - begin } }
-            .map { $0 >= configuration.alignmentWindow } ?? false
         // Past the window a hinted readout is used: rows left uncorrected cost more than a readout
         // the filter then refines.
+        let windowOver = samples.last.map { startWindowIsOver(at: $0.timestamp) } ?? false
         let reads = hinted && (found.lineDelay >= configuration.startReadoutSignificance * found.lineDelaySigma || windowOver)
         let readoutUndecided = hinted && !reads
-        let shiftUndecided = solvesShift && !shifts && abs(found.shift) >= c.startMinimumShift
-            && abs(found.shift) >= c.startWaitSignificance * found.sigma
+        let shiftUndecided = shiftLargeEnough && !shifts && abs(found.shift) >= c.startWaitSignificance * found.sigma
         return (shifts ? found.shift : nil, reads ? found.lineDelay : nil, readoutUndecided || shiftUndecided)
     }
 
     /// IMU time the start window counts from: the first sample, or the last divergence reset.
     var startWindowBegin: Double? {
         imu.firstTime.map { max($0, startup.resetTime ?? $0) }
+    }
+
+    /// Whether IMU time `time` lies a whole ``TrackerConfiguration/alignmentWindow`` past
+    /// ``startWindowBegin``: no more waiting for the start's timing.
+    func startWindowIsOver(at time: Double) -> Bool {
+        startWindowBegin.map { time - $0 >= configuration.alignmentWindow } ?? false
     }
 
     /// True before the start while the camera may have a rolling shutter the calibration does not

@@ -101,10 +101,19 @@ struct VisualInertialAlignment {
     /// the bias took up those errors on hand-held phone starts at 15 s (37–59 cm instead of 2 cm over
     /// four bias draws); with 0.03 the bias a room3 start needed stayed partly in the tilt (2.1 cm).
     var rayDistanceSigma = 0.03, rayAngleSigma = 0.015
+    /// Largest ``Solution/angularError`` (rad) of an answer that is returned: rays that miss by more
+    /// carry what the model leaves out (``TrackerConfiguration/alignmentMaximumError``).
+    var maximumAngularError = Double.infinity
 
     /// Solves over `frames` (ascending times) with IMU `samples` covering them; nil when the
-    /// motion does not make velocity and gravity observable (too little parallax or excitation).
+    /// motion does not make velocity and gravity observable (too little parallax or excitation), or
+    /// when the answer misses its rays by more than ``maximumAngularError``.
     func solve(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> Solution? {
+        bestModel(frames: frames, samples: samples, noise: noise).flatMap { $0.angularError <= maximumAngularError ? $0 : nil }
+    }
+
+    /// The better fitting of the answers with and without the accelerometer bias.
+    private func bestModel(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> Solution? {
         // With the bias free, the linear solve can also hand the bias what belongs to a weakly
         // observed velocity (a drone cruising: V1_01 mono from 8 s ended at 11 cm this way, against
         // 2.1 with the bias at zero); the angular refinement then keeps that bias. Both models are
