@@ -81,8 +81,8 @@ extension EstimatorCore {
                 vNow = .zero
                 uncertainty.tilt = priors.alignedTilt
                 uncertainty.velocity = configuration.handheldHoldVelocitySigma
-            } else if newest.timestamp - first < configuration.alignmentTimeout {
-                return   // mono: wait for enough parallax to align
+            } else if newest.timestamp - first < configuration.movingStartTimeout {
+                return   // mono, moving: wait for an alignment (a blind start here diverges)
             }
             let rotation = StaticInitializer.gravityAlignedRotation(upInBody: up)
             nav = NavigationState(timestamp: newest.timestamp,
