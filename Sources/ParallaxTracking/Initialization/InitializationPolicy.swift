@@ -13,6 +13,8 @@ extension EstimatorCore {
     ///    (``GyroBiasFromImages``) when they pin it, zero otherwise.
     mutating func initialize(at t: Double, frame: FeatureFrame?, previousFrameTime: Double) {
         guard let samples = imu.prefix(through: t), let newest = samples.last, let first = startWindowBegin else { return }
+        // IMU seconds since the start window began: what every wait below is measured in.
+        let elapsed = newest.timestamp - first
         let priors = configuration.initializationPriors
         var nav: NavigationState
         var uncertainty: TrackerConfiguration.InitialUncertainty
@@ -26,20 +28,20 @@ extension EstimatorCore {
         func handheldSteady() -> Bool {
             startup.isSteady(window: configuration.steadinessWindow)
                 && ((startParallax() ?? 0) <= configuration.steadyStartMaximumParallax
-                    || newest.timestamp - first >= configuration.alignmentTimeout)
+                    || elapsed >= configuration.alignmentTimeout)
         }
         if visuallyStill, let r = StaticInitializer(configuration: configuration.staticInitializer).initialize(from: samples) {
             nav = r.state
             uncertainty = priors.fromRest
         } else {
             let span = configuration.motionInitializationDelay
-            guard newest.timestamp - first >= span else { return }
+            guard elapsed >= span else { return }
             // A readout or time shift the images hint at but do not settle yet: more frames first,
             // up to the alignment's window.
             if startup.timingUndecided, !startWindowIsOver(at: newest.timestamp) { return }
             // Average over everything since the start (up to 1 s): the longer the span, the smaller
             // the mean acceleration of hand-held motion against gravity.
-            let from = newest.timestamp - max(span, min(1.0, newest.timestamp - first))
+            let from = newest.timestamp - max(span, min(1.0, elapsed))
             var mean = Vector3.zero, meanGyro = Vector3.zero, count = 0.0
             for s in samples where s.timestamp >= from {
                 mean += s.accel
@@ -81,7 +83,7 @@ extension EstimatorCore {
                 vNow = .zero
                 uncertainty.tilt = priors.alignedTilt
                 uncertainty.velocity = configuration.handheldHoldVelocitySigma
-            } else if newest.timestamp - first < configuration.movingStartTimeout {
+            } else if elapsed < configuration.movingStartTimeout {
                 return   // mono, moving: wait for an alignment (a blind start here diverges)
             }
             let rotation = StaticInitializer.gravityAlignedRotation(upInBody: up)

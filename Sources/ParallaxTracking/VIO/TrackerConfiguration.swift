@@ -99,7 +99,8 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Largest misfit of the alignment's answer the start accepts: the RMS angle between its rays
     /// and the points triangulated from it (``VisualInertialAlignment/Solution/angularError``) in
     /// cam0 pixels (times the mean focal length). A worse fit counts as no answer, so the start
-    /// waits for a later window, up to ``alignmentTimeout``. Why: rays that miss by more carry what
+    /// waits for a later window, up to ``alignmentTimeout`` (steady) or ``movingStartTimeout``
+    /// (moving). Why: rays that miss by more carry what
     /// the alignment does not model (a readout or time offset not known yet), and it fits velocity
     /// and gravity to them. On phone starts with the timing hidden, 20 s into TUM-VI room walks
     /// (150 °/s turns at 6 cm/s), it answered 0.7 m/s at 2.1 px and the walk ended 5.2 m off. The
