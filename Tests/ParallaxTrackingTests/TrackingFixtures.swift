@@ -65,18 +65,20 @@ enum TrackingFixtures {
         return (try EuRoCDataset(url: folder), name)
     }
 
-    /// A mono set like ``simulated(trajectory:stereo:timeOffset:duration:profile:)``'s, but from seed
-    /// `seed` with IMU turn-on biases drawn with `biasSpread` (images, noise and biases all from that
-    /// seed, as `parallax simulate --seed N --gyro-bias-spread … --accel-bias-spread …` makes them).
-    static func simulated(trajectory: String, duration: Double, profile: SensorProfile, seed: UInt64,
-                          biasSpread: InitialBiasSpread) throws -> (EuRoCDataset?, String) {
+    /// A set like ``simulated(trajectory:stereo:timeOffset:duration:profile:)``'s (mono unless
+    /// `stereo`), but from seed `seed`, with IMU turn-on biases drawn with `biasSpread` when given
+    /// (images, noise and biases all from that seed, as `parallax simulate --seed N
+    /// --gyro-bias-spread … --accel-bias-spread …` makes them).
+    static func simulated(trajectory: String, stereo: Bool = false, duration: Double, profile: SensorProfile,
+                          seed: UInt64, biasSpread: InitialBiasSpread?) throws -> (EuRoCDataset?, String) {
         guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("trajectories/\(trajectory).txt").path) else {
             return (nil, "skipped: trajectories/\(trajectory).txt not found")
         }
-        let name = "\(trajectory)-\(scene(for: trajectory))-mono-\(Int(duration))s-\(Int(simulatedCameraRate))hz"
-            + "-\(profile.rawValue)-\(shutterTag(profile.effects))-s\(seed)-bias\(biasSpread.gyroscope)-\(biasSpread.accelerometer)"
+        let name = "\(trajectory)-\(scene(for: trajectory))-\(stereo ? "stereo" : "mono")-\(Int(duration))s-\(Int(simulatedCameraRate))hz"
+            + "-\(profile.rawValue)-\(shutterTag(profile.effects))-s\(seed)"
+            + (biasSpread.map { "-bias\($0.gyroscope)-\($0.accelerometer)" } ?? "")
         let folder = try SimulationCache(folder: cache).dataset(named: name) { temporary in
-            try simulate(trajectory: trajectory, stereo: false, duration: duration, into: temporary) { config in
+            try simulate(trajectory: trajectory, stereo: stereo, duration: duration, into: temporary) { config in
                 config.sensorEffects = profile.effects
                 config.seed = seed
                 config.initialBiasSpread = biasSpread

@@ -23,6 +23,12 @@ func eurocSnippet() throws -> EuRoCDataset { try EuRoCDataset(url: eurocSnippetU
 
 /// Runs the stereo tracker with gyro-predicted rotations over `count` frames.
 func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] {
+    try runSnippetTracker(ds, count: count).frames
+}
+
+/// Runs the stereo tracker with gyro-predicted rotations over `count` frames; returns the frames and
+/// the tracker as it ends.
+func runSnippetTracker(_ ds: EuRoCDataset, count: Int = .max) throws -> (frames: [FeatureFrame], tracker: FeatureTracker) {
     let left = Array(try ds.cameraFrames(0).prefix(count))
     let right = Dictionary(try ds.cameraFrames(1).map { ($0.timestampNs, $0) }, uniquingKeysWith: { a, _ in a })
     let imu = try ds.imuSamples()
@@ -39,7 +45,7 @@ func runSnippet(_ ds: EuRoCDataset, count: Int = .max) throws -> [FeatureFrame] 
                                           rightImage: r.loadGray8(), predictedRotation: R))
         prev = f.timestampNs
     }
-    return frames
+    return (frames, tracker)
 }
 
 @Test(.needsEuRoCSnippet)
@@ -52,7 +58,7 @@ func calibrationBridgeBuildsEuRoCModel() throws {
 @Test(.needsEuRoCSnippet)
 func tracksTheRealSnippetWithStableIdsAndStereo() throws {
     let ds = try eurocSnippet()
-    let frames = try runSnippet(ds)
+    let (frames, tracker) = try runSnippetTracker(ds)
     #expect(frames.count == 95)
     let first = frames[0]
     print("EuRoC: first frame \(first.features.count) features")
@@ -101,27 +107,38 @@ func tracksTheRealSnippetWithStableIdsAndStereo() throws {
     // Ids are unique per frame and increasing.
     for f in frames { #expect(f.features.map(\.id) == f.features.map(\.id).sorted() && Set(f.features.map(\.id)).count == f.features.count) }
 
-    // Stereo: most features matched, every match on its epipolar line within 1 px and in front.
-    let T_c1_c0 = try #require(ds.T_cam0_cam1).inverse
-    let stereo = StereoMatcher(left: try ds.cameras[0].makeCameraModel(), right: try ds.cameras[1].makeCameraModel(),
-                               T_right_left: T_c1_c0)
-    var epi: [Double] = []
+    // Stereo: most features matched, on their epipolar lines and in front. The lines are those the
+    // matcher refines from its own matches (StereoEpipolarRefinement); EuRoC's calibration is good,
+    // so they stay within a fraction of a pixel of the written ones.
+    let stereo = try #require(tracker.stereo)
+    #expect(stereo.refinement?.updates == 95)
+    var written = stereo
+    written.refinement = nil
+    var epi: [Double] = [], moved: [Double] = []
     var matched = 0, total = 0
     for f in frames {
         for feat in f.features {
             total += 1
             guard let rn = feat.rightNormalized else { continue }
             matched += 1
-            epi.append(stereo.epipolarError(leftNormalized: feat.normalized, rightNormalized: rn))
+            let refined = stereo.epipolarError(leftNormalized: feat.normalized, rightNormalized: rn)
+            epi.append(refined)
+            moved.append(abs(refined - written.epipolarError(leftNormalized: feat.normalized, rightNormalized: rn)))
         }
     }
     let epiSorted = epi.sorted()
-    print("EuRoC: stereo matched \(matched)/\(total); epipolar median \(epiSorted[epiSorted.count / 2]) px")
+    let meanMove = moved.reduce(0, +) / Double(max(moved.count, 1))
+    print("EuRoC: stereo matched \(matched)/\(total); epipolar median \(epiSorted[epiSorted.count / 2]) px, "
+          + "max \(epiSorted.last ?? 0) px; refined lines \(meanMove) px (mean) from the written ones")
     // Measured 64 % (70 % before the matcher's multi-start agreement check): the rest are border
     // features outside cam1's view, occlusions, matches rejected by the forward–backward test and
     // first matches whose starts from other depths converge elsewhere.
     #expect(Double(matched) >= 0.6 * Double(total))
-    #expect(epi.allSatisfy { $0 <= 1.0 })
+    // Each match passed 1 px against the lines of its own frame; the final lines moved a little
+    // since (measured: one match of 9157 at 1.17 px, lines 0.11 px from the written on average).
+    #expect(epi.filter { $0 > 1.0 }.count * 1000 <= epi.count)
+    #expect((epiSorted.last ?? .infinity) < 1.5)
+    #expect(meanMove < 0.3)
 }
 
 @Test(.needsEuRoCSnippet)

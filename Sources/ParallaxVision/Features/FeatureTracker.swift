@@ -66,7 +66,7 @@ public struct FeatureTracker: Sendable {
     /// Left camera model (cam0).
     public let camera: any CameraModel
     /// Stereo matcher, when configured with a right camera.
-    public let stereo: StereoMatcher?
+    public private(set) var stereo: StereoMatcher?
     /// Settings.
     public let configuration: FeatureTrackerConfiguration
 
@@ -244,12 +244,12 @@ public struct FeatureTracker: Sendable {
             tracked[k].rightPixel = nil
             tracked[k].rightNormalized = nil
         }
-        if let stereo, let rightPyramid {
+        if var matcher = stereo, let rightPyramid {
             // Previous right match moved by this feature's left motion, else nominal depth.
             let guesses: [Vector2?] = (0..<tracked.count).map { k in
                 previousRight[k].map { $0 + (tracked[k].pixel - previousLeft[k]) }
             }
-            let matches = stereo.match(left: pyramid, right: rightPyramid, points: tracked.map(\.pixel),
+            let matches = matcher.match(left: pyramid, right: rightPyramid, points: tracked.map(\.pixel),
                                        leftNormalized: tracked.map(\.normalized), guesses: guesses)
             for k in 0..<tracked.count {
                 if let m = matches[k] {
@@ -257,6 +257,7 @@ public struct FeatureTracker: Sendable {
                     tracked[k].rightNormalized = m.normalized
                 }
             }
+            stereo = matcher
         }
         t1 = clock.now
         timings.stereo = ms(t0, t1)
