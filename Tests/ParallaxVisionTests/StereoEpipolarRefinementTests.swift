@@ -45,7 +45,7 @@ struct StereoEpipolarRefinementTests {
     static func rms(_ E: Matrix3, truth T: RigidTransform, rng: inout SplitMix64) -> Double {
         let f = frame(T, count: 400, outliers: false, rng: &rng)
         let squares = f.left.indices.map { k -> Double in
-            let d = StereoEpipolarRefinement.sampson(E, f.left[k], f.right[k]) * focal
+            let d = SampsonDistance.signed(E, f.left[k], f.right[k]) * focal
             return d * d
         }
         return (squares.reduce(0, +) / Double(squares.count)).squareRoot()

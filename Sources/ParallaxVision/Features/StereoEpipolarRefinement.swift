@@ -52,9 +52,7 @@ public struct StereoEpipolarRefinement: Sendable {
 
     /// The current correction `φ` (radians) of the right camera's rotation.
     public private(set) var correction = Vector3.zero
-    /// The current estimate of the left-to-right transform.
-    public private(set) var transform: RigidTransform
-    /// `E = [t]× R` of ``transform``.
+    /// `E = [t]× R` of ``transform``, kept because every match is tested against it.
     public private(set) var essential: Matrix3
     /// Frames that updated the estimate.
     public private(set) var updates = 0
@@ -66,8 +64,12 @@ public struct StereoEpipolarRefinement: Sendable {
     public init(nominal: RigidTransform, focalLength: Double) {
         self.nominal = nominal
         self.focalLength = focalLength
-        transform = nominal
         essential = Matrix3.skew(nominal.translation) * nominal.rotationMatrix
+    }
+
+    /// The current estimate of the left-to-right transform (the baseline as written).
+    public var transform: RigidTransform {
+        RigidTransform(rotationMatrix: rotation([correction.x, correction.y, correction.z]), translation: nominal.translation)
     }
 
     /// The correction's angle (degrees).
@@ -75,7 +77,7 @@ public struct StereoEpipolarRefinement: Sendable {
 
     /// Signed distance (pixels) of a left/right pair of normalised points to the current geometry.
     public func signedError(leftNormalized a: Vector2, rightNormalized b: Vector2) -> Double {
-        Self.sampson(essential, a, b) * focalLength
+        SampsonDistance.signed(essential, a, b) * focalLength
     }
 
     /// Updates the estimate from one frame's left/right matches (normalised coordinates).
@@ -112,9 +114,10 @@ public struct StereoEpipolarRefinement: Sendable {
                 return essentialMatrix(y)
             }
             for k in a.indices {
-                let r = Self.sampson(e0, a[k], b[k]) * focalLength
+                let r = SampsonDistance.signed(e0, a[k], b[k]) * focalLength
                 let w = abs(r) <= huber ? 1 : huber / abs(r)
-                let jac = perturbed.map { (Self.sampson($0, a[k], b[k]) * focalLength - r) / step }
+                func derivative(_ j: Int) -> Double { (SampsonDistance.signed(perturbed[j], a[k], b[k]) * focalLength - r) / step }
+                let jac = Vector3(derivative(0), derivative(1), derivative(2))
                 for i in 0..<3 {
                     g[i] += w * jac[i] * r / s2
                     for j in 0...i { h[i * 3 + j] += w * jac[i] * jac[j] / s2 }
@@ -133,7 +136,6 @@ public struct StereoEpipolarRefinement: Sendable {
         information = h
         for i in 0..<3 { information[i * 3 + i] -= priorWeight }
         correction = Vector3(x[0], x[1], x[2])
-        transform = RigidTransform(rotationMatrix: rotation(x), translation: nominal.translation)
         essential = essentialMatrix(x)
         updates += 1
     }
@@ -145,13 +147,5 @@ public struct StereoEpipolarRefinement: Sendable {
 
     private func essentialMatrix(_ x: [Double]) -> Matrix3 {
         Matrix3.skew(nominal.translation) * rotation(x)
-    }
-
-    /// Signed Sampson distance (normalised units) of `a` (left) and `b` (right) to `E`.
-    static func sampson(_ E: Matrix3, _ a: Vector2, _ b: Vector2) -> Double {
-        let x1 = Vector3(a.x, a.y, 1), x2 = Vector3(b.x, b.y, 1)
-        let l2 = E * x1, l1 = E.transpose * x2
-        let den = l2.x * l2.x + l2.y * l2.y + l1.x * l1.x + l1.y * l1.y
-        return den > 0 ? x2.dot(l2) / den.squareRoot() : .infinity
     }
 }

@@ -103,7 +103,7 @@ public struct StereoMatcher: Sendable {
     /// geometry: the refined one when the matcher refines it, else the written one.
     public func epipolarError(leftNormalized a: Vector2, rightNormalized b: Vector2) -> Double {
         let f = 0.5 * (right.fx + right.fy)
-        return abs(StereoEpipolarRefinement.sampson(refinement?.essential ?? essential, a, b)) * f
+        return abs(SampsonDistance.signed(refinement?.essential ?? essential, a, b)) * f
     }
 
     /// Matches `points` (left pixels) into the right image. `guesses` (optional, one per

@@ -100,12 +100,7 @@ public struct EpipolarRansac: Sendable {
 
     /// Squared Sampson distance (normalised units) of the pair under `E`.
     @inline(__always)
-    func sampson(_ E: Matrix3, _ a: Vector3, _ b: Vector3) -> Double {
-        let l2 = E * a, l1 = E.transpose * b
-        let e = b.dot(l2)
-        let den = l2.x * l2.x + l2.y * l2.y + l1.x * l1.x + l1.y * l1.y
-        return den > 0 ? e * e / den : .infinity
-    }
+    func sampson(_ E: Matrix3, _ a: Vector3, _ b: Vector3) -> Double { SampsonDistance.squared(E, a, b) }
 
     /// `E = [t]× R` from two pairs with known rotation; nil when degenerate.
     func twoPoint(_ a1: Vector3, _ b1: Vector3, _ a2: Vector3, _ b2: Vector3, _ R: Matrix3) -> Matrix3? {
