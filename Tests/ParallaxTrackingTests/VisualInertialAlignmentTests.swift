@@ -47,7 +47,8 @@ struct VisualInertialAlignmentTests {
     /// image coordinates. With a `lineDelay` (s per row) the frames keep their cam0 row offsets
     /// (rows v = ``focal`` y + 239.5 of a 480-row image whose middle row is the frame time), and
     /// above zero cam0 is a rolling shutter: each point is seen from the pose at its row's read time.
-    static func data(motion: Motion, duration: Double, stereo: Bool, bearingNoise: Double = 0, lineDelay: Double? = nil)
+    static func data(motion: Motion, duration: Double, stereo: Bool, bearingNoise: Double = 0, lineDelay: Double? = nil,
+                     depths: ClosedRange<Double> = 2...6)
         -> ([VisualInertialAlignment.Frame], [IMUMeasurement]) {
         var rng = SplitMix64(seed: 7)
         var noise = SplitMix64(seed: 11)
@@ -56,13 +57,13 @@ struct VisualInertialAlignmentTests {
             let u1 = Double(noise.next() % 1_000_000 + 1) / 1_000_000, u2 = Double(noise.next() % 1_000_000) / 1_000_000
             return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
         }
-        // Points 2–6 m in front of the camera at mid-sequence.
+        // Points `depths` (2–6 m) in front of the camera at mid-sequence.
         let tm = duration / 2
         let (rcm, pcm) = rig.cameraPose(0, bodyRotation: motion.rotation(tm), bodyPosition: motion.position(tm))
         var points: [Vector3] = []
         for _ in 0..<60 {
             let x = Double(rng.next() % 1000) / 1000 - 0.5, y = Double(rng.next() % 1000) / 1000 - 0.5
-            let depth = 2 + 4 * Double(rng.next() % 1000) / 1000
+            let depth = depths.lowerBound + (depths.upperBound - depths.lowerBound) * Double(rng.next() % 1000) / 1000
             points.append(pcm + rcm * (Vector3(x, y, 1) * depth))
         }
         var frames: [VisualInertialAlignment.Frame] = []

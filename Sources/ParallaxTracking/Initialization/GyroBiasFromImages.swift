@@ -47,6 +47,20 @@ struct GyroBiasFromImages {
     var priorSigma = 0.2
     /// Largest plausible bias (rad/s); a larger answer is refused.
     var maximumBias = 0.3
+    /// The start's timing solve (``solveTimeShift``) predicts each pair's baseline from a velocity
+    /// and gravity solved with it (``InertialBaselines``) instead of fitting one freely per pair.
+    var inertialBaselines = true
+    /// That solve's prior on gravity (m/s²) around minus the window's mean specific force.
+    var gravitySigma = 1.5
+    /// Gravity (m/s²) that solve may end at beyond 9.81 either way before it is not trusted.
+    var gravityTolerance = 1.5
+    /// How much larger its sum of squared residuals may be than the free baselines' before it is
+    /// not trusted (the free fit has two more unknowns per pair, so it is always lower).
+    var coupledCostRatio = 2.0
+    /// Gauss–Newton iterations of that solve, and the step (s of shift, rad/s of bias, s of readout
+    /// over a thousand rows, 0.01 × m/s of velocity) under which it has converged.
+    var coupledIterations = 20
+    var coupledTolerance = 1e-5
 
     /// One pair's data: bearings in frame i and in frame j, and the preintegrated gyro i → j.
     struct Pair {

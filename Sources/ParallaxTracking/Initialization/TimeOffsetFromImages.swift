@@ -46,6 +46,10 @@ extension GyroBiasFromImages {
     /// shift, over pairs whose shifted span stays inside `samples` for shifts up to `maximumShift`;
     /// with `lineDelayPriorSigma` (s per row) also the line delay, from zero under that prior (the
     /// frames must then keep their rows, ``VisualInertialAlignment/Frame/rowOffsets``).
+    /// The pairs' baselines follow from a velocity and gravity solved with them
+    /// (``InertialBaselines``, when ``inertialBaselines`` is on); where that model does not settle
+    /// (gravity implausible, the fit far worse than free baselines give) each pair keeps a free
+    /// baseline as before.
     /// nil when too few pairs, a failed solve, or an answer beyond `maximumShift`.
     func solveTimeShift(frames: [VisualInertialAlignment.Frame], samples: ArraySlice<IMUMeasurement>,
                         noise: IMUNoise, bias start: Vector3, maximumShift: Double, priorSigma shiftPrior: Double,
@@ -54,12 +58,35 @@ extension GyroBiasFromImages {
         let base = makePairs(frames: frames, samples: samples, noise: noise)
             .filter { $0.from - maximumShift >= first && $0.to + maximumShift <= last }
         guard base.count >= minimumPairs else { return nil }
+        // Starting from rest as well when the free baselines' velocity does not settle was tried:
+        // on a simulated MH_01 start it settled once on an equally good fit at 0.06 m/s with a
+        // 19.6 ms shift (0.38 m/s and 10 ms true), so a start that does not settle keeps free baselines.
+        if inertialBaselines,
+           let found = solveTimeShift(base, samples: samples, noise: noise, bias: start, maximumShift: maximumShift,
+                                      shiftPrior: shiftPrior, lineDelayPriorSigma: lineDelayPriorSigma, coupled: true) {
+            return found
+        }
+        return solveTimeShift(base, samples: samples, noise: noise, bias: start, maximumShift: maximumShift,
+                              shiftPrior: shiftPrior, lineDelayPriorSigma: lineDelayPriorSigma, coupled: false)
+    }
+
+    /// The solve over prepared pairs: free baselines eliminated per pair (`coupled` false), or
+    /// baselines from a shared velocity and gravity solved with the rest (`coupled`).
+    private func solveTimeShift(_ base: [Pair], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise, bias start: Vector3,
+                                maximumShift: Double, shiftPrior: Double, lineDelayPriorSigma: Double?,
+                                coupled: Bool) -> TimeShift? {
         let rbc = rig.R_body_cam0
         let solvesReadout = lineDelayPriorSigma.map { $0 > 0 } ?? false
         let n = solvesReadout ? 5 : 4
+        let m = n + (coupled ? 6 : 0)    // with (δv₀, δg) after the timing unknowns
         var bias = start, shift = 0.0, lineDelay = 0.0, scale = 0.0
+        var motion: InertialBaselines.Motion?
         var reduced: [Double] = []
-        for _ in 0..<iterations {
+        var converged = false
+        var cost = 0.0, freeCost = 0.0
+        // From the velocity of the free baselines and gravity from the mean specific force the
+        // coupled solve needs more steps (it converges in 8–12 on the hall and room starts).
+        for _ in 0..<(coupled ? coupledIterations : iterations) {
             var pairs = base
             // Each pair's rates at its two ends (body frame, bias removed; and cam0's) and, with a
             // line delay, its bearings turned back to the frame times.
@@ -80,17 +107,59 @@ extension GyroBiasFromImages {
             let rotations = pairs.map { rotation($0.preintegration, bias: bias, rbc: rbc) }
             guard let spread = fitBaselines(&pairs, rotations: rotations) else { return nil }
             scale = spread
+            var model: InertialBaselines?
+            // How each predicted baseline moves with the bias and the shift (they turn and move the
+            // frames the velocity and gravity are carried through), by differences.
+            var baselineBias: [Matrix3] = [], baselineShift: [Vector3] = []
+            if coupled {
+                func build(_ bias: Vector3, _ shift: Double) -> InertialBaselines? {
+                    InertialBaselines(times: pairs.map { ($0.from + shift, $0.to + shift) }, samples: samples,
+                                      bias: bias, noise: noise, rig: rig)
+                }
+                guard let built = build(bias, shift) else { return nil }
+                if motion == nil { motion = built.motion(lineUpWith: pairs.map(\.baseline)) }
+                guard let motion else { return nil }
+                freeCost = 0
+                for (pair, r) in zip(pairs, rotations) {
+                    for (f, g) in zip(pair.first, pair.second) { let e = pair.baseline.dot(f.cross(r * g)); freeCost += e * e }
+                }
+                var residuals: [Double] = []
+                for p in pairs.indices {
+                    let d = built.pairs[p].baseline(motion)
+                    guard d.norm > 1e-9 else { return nil }
+                    pairs[p].baseline = d.normalized
+                    for k in pairs[p].first.indices {
+                        let row = built.pairs[p].rowBaseline(motion, firstDelay: pairs[p].firstRows[k] * lineDelay,
+                                                             secondDelay: pairs[p].secondRows[k] * lineDelay).baseline
+                        guard row.norm > 1e-9 else { return nil }
+                        residuals.append(row.normalized.dot(pairs[p].first[k].cross(rotations[p] * pairs[p].second[k])))
+                    }
+                }
+                cost = residuals.reduce(0) { $0 + $1 * $1 }
+                guard let moves = built.sensitivities(motion, bias: bias, shift: shift, rebuild: build) else { return nil }
+                (baselineBias, baselineShift) = moves
+                scale = max(1e-6, 1.4826 * upperMedian(residuals.map { abs($0) }))
+                model = built
+            }
             let huber = 2 * scale
-            // Normal equations in x = (δb_g, δ[, δℓ]) with each pair's tangent baseline update eliminated.
-            var h = [Double](repeating: 0, count: n * n), b = [Double](repeating: 0, count: n)
+            // Normal equations in x = (δb_g, δ[, δℓ][, δv₀, δg]), each pair's free tangent baseline
+            // update eliminated when the baselines are not coupled.
+            var h = [Double](repeating: 0, count: m * m), b = [Double](repeating: 0, count: m)
             let wb = scale * scale / (priorSigma * priorSigma), wd = scale * scale / (shiftPrior * shiftPrior)
-            for a in 0..<3 { h[a * n + a] = wb; b[a] = -(bias - start)[a] * wb }
-            h[3 * n + 3] = wd
+            for a in 0..<3 { h[a * m + a] = wb; b[a] = -(bias - start)[a] * wb }
+            h[3 * m + 3] = wd
             b[3] = -shift * wd
             if solvesReadout, let sl = lineDelayPriorSigma {
                 let wl = scale * scale / (sl * sl)
-                h[4 * n + 4] = wl
+                h[4 * m + 4] = wl
                 b[4] = -lineDelay * wl
+            }
+            if let model, let motion {
+                // Gravity near the window's mean specific force: the body's own mean acceleration
+                // over a second is a fraction of g.
+                let wg = scale * scale / (gravitySigma * gravitySigma)
+                let offset = motion.gravity - model.gravityGuess
+                for a in 0..<3 { h[(n + 3 + a) * m + n + 3 + a] = wg; b[n + 3 + a] = -offset[a] * wg }
             }
             for (p, r) in zip(pairs.indices, rotations) {
                 let pair = pairs[p]
@@ -99,15 +168,34 @@ extension GyroBiasFromImages {
                 let (wi, wj, ci, cj) = rates[p]
                 let t = pair.baseline
                 let (e1, e2) = Self.tangentBasis(t)
-                var hxx = [Double](repeating: 0, count: n * n)
-                var hxa = [[Double]](repeating: [Double](repeating: 0, count: n), count: 2)
+                // How the pair's unit baseline moves with the bias and the shift: (I − t tᵀ) / |d| ∂d.
+                var pairTerms: (byBias: Matrix3, byShift: Vector3)?
+                if let model, let motion {
+                    let project = (Matrix3.identity - Matrix3.outer(t, t)) * (1 / model.pairs[p].baseline(motion).norm)
+                    pairTerms = (project * baselineBias[p], project * baselineShift[p])
+                }
+                var hxx = [Double](repeating: 0, count: m * m)
+                var hxa = [[Double]](repeating: [Double](repeating: 0, count: m), count: 2)
                 var haa = [[1e-12, 0.0], [0.0, 1e-12]]
-                var gx = [Double](repeating: 0, count: n), ga = [0.0, 0.0]
+                var gx = [Double](repeating: 0, count: m), ga = [0.0, 0.0]
                 for k in pair.first.indices {
                     let (f, g) = (pair.first[k], pair.second[k])
                     let u = rbc * g
                     let rg = r * g
                     let nk = f.cross(rg)
+                    // Coupled: this point's own baseline, the rows' read times apart.
+                    var t = t
+                    var rowTerms: (Vector3, Vector3, Vector3)?
+                    if let model, let motion {
+                        let row = model.pairs[p].rowBaseline(motion, firstDelay: pair.firstRows[k] * lineDelay,
+                                                             secondDelay: pair.secondRows[k] * lineDelay)
+                        let length = row.baseline.norm
+                        t = row.baseline / length
+                        let project = (Matrix3.identity - Matrix3.outer(t, t)) * (1 / length)
+                        let ptn = project.transpose * nk
+                        let byDelay = pair.firstRows[k] * row.byFirstDelay.dot(ptn) + pair.secondRows[k] * row.bySecondDelay.dot(ptn)
+                        rowTerms = (row.byVelocity.transpose * ptn, row.byGravity.transpose * ptn, Vector3(byDelay, 0, 0))
+                    }
                     let res = t.dot(nk)
                     let w = abs(res) <= huber ? 1 : huber / abs(res)
                     let tf = t.cross(f)
@@ -120,10 +208,22 @@ extension GyroBiasFromImages {
                         let df = (ci * pair.firstRows[k]).cross(f), dg = (cj * pair.secondRows[k]).cross(g)
                         j.append(rg.cross(t).dot(df) + tf.dot(r * dg))
                     }
-                    let jt = [nk.dot(e1), nk.dot(e2)]
-                    for x in 0..<n {
-                        for y in 0..<n { hxx[x * n + y] += w * j[x] * j[y] }
+                    if let (db, ds) = pairTerms, let (jv, jg, jl) = rowTerms {
+                        // The bias and the shift move the pair's baseline (by differences, above);
+                        // the velocity, gravity and line delay each point's own.
+                        let jbt = db.transpose * nk
+                        j[0] += jbt.x; j[1] += jbt.y; j[2] += jbt.z
+                        j[3] += ds.dot(nk)
+                        if solvesReadout { j[4] += jl.x }
+                        j += [jv.x, jv.y, jv.z, jg.x, jg.y, jg.z]
+                    }
+                    for x in 0..<m {
+                        for y in 0..<m { hxx[x * m + y] += w * j[x] * j[y] }
                         gx[x] -= w * j[x] * res
+                    }
+                    guard !coupled else { continue }
+                    let jt = [nk.dot(e1), nk.dot(e2)]
+                    for x in 0..<m {
                         for a in 0..<2 { hxa[a][x] += w * j[x] * jt[a] }
                     }
                     for a in 0..<2 {
@@ -131,33 +231,67 @@ extension GyroBiasFromImages {
                         for c in 0..<2 { haa[a][c] += w * jt[a] * jt[c] }
                     }
                 }
+                if coupled {
+                    for x in 0..<m {
+                        b[x] += gx[x]
+                        for y in 0..<m { h[x * m + y] += hxx[x * m + y] }
+                    }
+                    continue
+                }
                 let det = haa[0][0] * haa[1][1] - haa[0][1] * haa[1][0]
                 guard det > 0 else { continue }
                 let inv = [[haa[1][1] / det, -haa[0][1] / det], [-haa[1][0] / det, haa[0][0] / det]]
-                for x in 0..<n {
+                for x in 0..<m {
                     var gs = gx[x]
                     for a in 0..<2 {
                         for c in 0..<2 {
                             gs -= hxa[a][x] * inv[a][c] * ga[c]
-                            for y in 0..<n { hxx[x * n + y] -= hxa[a][x] * inv[a][c] * hxa[c][y] }
+                            for y in 0..<m { hxx[x * m + y] -= hxa[a][x] * inv[a][c] * hxa[c][y] }
                         }
                     }
                     b[x] += gs
-                    for y in 0..<n { h[x * n + y] += hxx[x * n + y] }
+                    for y in 0..<m { h[x * m + y] += hxx[x * m + y] }
                 }
             }
-            guard let cholesky = try? Cholesky(Matrix(rows: n, cols: n, elements: h)),
-                  let step = try? cholesky.solve(b), step.allSatisfy(\.isFinite) else { return nil }
+            guard let cholesky = try? Cholesky(Matrix(rows: m, cols: m, elements: h)),
+                  var step = try? cholesky.solve(b), step.allSatisfy(\.isFinite) else { return nil }
+            if coupled {
+                // A trust region: from a rough start the full step can overshoot into another
+                // velocity–gravity basin, so no step moves the velocity by more than 0.5 m/s,
+                // gravity by 1 m/s², the shift by 5 ms or the bias by 0.01 rad/s.
+                let sizes = [Vector3(step[n], step[n + 1], step[n + 2]).norm / 0.5,
+                             Vector3(step[n + 3], step[n + 4], step[n + 5]).norm / 1.0,
+                             abs(step[3]) / 0.005, Vector3(step[0], step[1], step[2]).norm / 0.01]
+                let largest = sizes.max() ?? 0
+                if largest > 1 { step = step.map { $0 / largest } }
+            }
             bias += Vector3(step[0], step[1], step[2])
             shift += step[3]
             if solvesReadout { lineDelay += step[4] }
+            if var moved = motion {
+                moved.velocity += Vector3(step[n], step[n + 1], step[n + 2])
+                moved.gravity += Vector3(step[n + 3], step[n + 4], step[n + 5])
+                motion = moved
+            }
             reduced = h
             guard abs(shift) <= maximumShift else { return nil }
-            // Converged once no unknown moves: the line delay by under 1 µs over a thousand rows.
+            // Converged once no unknown moves: the line delay by under 1 µs over a thousand rows,
+            // the velocity by under 0.1 mm/s.
             let readoutStep = solvesReadout ? abs(step[4]) * 1000 : 0
-            if abs(step[3]) < 1e-6, Vector3(step[0], step[1], step[2]).norm < 1e-6, readoutStep < 1e-6 { break }
+            let motionStep = coupled ? Vector3(step[n], step[n + 1], step[n + 2]).norm * 1e-2 : 0
+            let tolerance = coupled ? coupledTolerance : 1e-6
+            if abs(step[3]) < tolerance, Vector3(step[0], step[1], step[2]).norm < tolerance, readoutStep < tolerance, motionStep < tolerance {
+                converged = true
+                break
+            }
         }
-        guard bias.norm <= maximumBias, let covariance = try? Cholesky(Matrix(rows: n, cols: n, elements: reduced)).inverse
+        if coupled {
+            // The shared motion must have settled on a plausible gravity and explain the images
+            // nearly as well as a free baseline per pair does.
+            guard converged, let g = motion?.gravity.norm, abs(g - 9.81) <= gravityTolerance,
+                  cost <= coupledCostRatio * freeCost else { return nil }
+        }
+        guard bias.norm <= maximumBias, let covariance = try? Cholesky(Matrix(rows: m, cols: m, elements: reduced)).inverse
         else { return nil }
         let sigma = scale * covariance[3, 3].squareRoot()
         guard sigma.isFinite else { return nil }
