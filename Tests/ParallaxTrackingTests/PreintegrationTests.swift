@@ -26,6 +26,28 @@ private struct AnalyticMotion {
 
 @Suite("IMU preintegration")
 struct PreintegrationTests {
+    /// Without the uncertainty (`tracksUncertainty: false`) the deltas are the same numbers, and the
+    /// covariance and bias Jacobians stay at zero.
+    @Test("the deltas alone equal the full integration's")
+    func deltasWithoutUncertainty() {
+        let motion = AnalyticMotion()
+        var full = Preintegration(biasGyro: Vector3(0.01, 0, -0.02), biasAccel: Vector3(0.1, 0, 0), noise: .euroc)
+        var light = Preintegration(biasGyro: Vector3(0.01, 0, -0.02), biasAccel: Vector3(0.1, 0, 0), noise: .euroc,
+                                   tracksUncertainty: false)
+        for k in 0..<200 {
+            let t = Double(k) * 0.005
+            let (gyro, accel) = (motion.omega, motion.specificForce(t + 0.0025))
+            full.integrate(gyro: gyro, accel: accel, dt: 0.005)
+            light.integrate(gyro: gyro, accel: accel, dt: 0.005)
+        }
+        #expect(full.deltaRotation == light.deltaRotation)
+        #expect(full.deltaVelocity == light.deltaVelocity)
+        #expect(full.deltaPosition == light.deltaPosition)
+        #expect(full.deltaTime == light.deltaTime)
+        #expect(light.covariance(0, 0) == 0 && light.dR_dbg == .zero)
+        #expect(full.covariance(0, 0) > 0)
+    }
+
     @Test("noise-free integration converges to an analytic motion at first order")
     func reproducesAnalyticMotion() throws {
         let motion = AnalyticMotion()

@@ -44,12 +44,17 @@ public struct Preintegration: Sendable {
 
     /// Covariance of [δφ, δv, δp] (9×9 as 3×3 blocks).
     var covarianceBlocks = BlockMatrix(zero: 3)
+    /// Whether the covariance and the bias Jacobians are propagated; without them only the deltas
+    /// are (a quarter of the cost, for callers that need the motion alone).
+    public let tracksUncertainty: Bool
 
-    /// Starts an empty preintegration with the given bias estimates.
-    public init(biasGyro: Vector3, biasAccel: Vector3, noise: IMUNoise) {
+    /// Starts an empty preintegration with the given bias estimates; `tracksUncertainty` false
+    /// keeps the covariance and the bias Jacobians at zero.
+    public init(biasGyro: Vector3, biasAccel: Vector3, noise: IMUNoise, tracksUncertainty: Bool = true) {
         self.biasGyro = biasGyro
         self.biasAccel = biasAccel
         self.noise = noise
+        self.tracksUncertainty = tracksUncertainty
     }
 
     /// Covariance element (row, column) of [δφ, δv, δp], 0-based, 9×9.
@@ -70,8 +75,18 @@ public struct Preintegration: Sendable {
         // Forster's eq. (33) holds it at the interval's start, an error of |a||ω|Δt/2 in fast turns.
         let (j1, j2) = SO3.rotationIntegrals(phi)
         let jr = j1.transpose  // Jr(φ) = Jl(−φ) = Jl(φ)ᵀ
-        let aHat = Matrix3.skew(a)
         let dt2 = dt * dt
+        let rj1 = deltaRotation * j1, rj2 = deltaRotation * j2
+        // Mean: eq. (33) with the closed-form turn of the specific force (after the uncertainty,
+        // which uses the deltas before this step).
+        defer {
+            deltaPosition += deltaVelocity * dt + (rj2 * a) * dt2
+            deltaVelocity += (rj1 * a) * dt
+            deltaRotation = SO3.orthonormalize(deltaRotation * dR)
+            deltaTime += dt
+        }
+        guard tracksUncertainty else { return }
+        let aHat = Matrix3.skew(a)
 
         // Noise propagation, eq. (62): uses ΔR before this step.
         var A = BlockMatrix(identity: 3)
@@ -85,8 +100,6 @@ public struct Preintegration: Sendable {
                      variance: noise.discreteAccelVariance(dt: dt))
         covarianceBlocks = cov
 
-        let rj1 = deltaRotation * j1, rj2 = deltaRotation * j2
-
         // Bias Jacobians, Appendix B: position first, then velocity, then rotation (old values used).
         dP_dba = dP_dba + dV_dba * dt - rj2 * dt2
         let (dJ1a, dJ2a) = SO3.rotationIntegralDerivatives(phi, applied: a)  // the turn φ = (ω̃ − b_g)Δt
@@ -94,12 +107,6 @@ public struct Preintegration: Sendable {
         dV_dba = dV_dba - rj1 * dt
         dV_dbg = dV_dbg - (deltaRotation * aHat * dR_dbg) * dt - (deltaRotation * dJ1a) * dt2
         dR_dbg = dR.transpose * dR_dbg - jr * dt
-
-        // Mean: eq. (33) with the closed-form turn of the specific force.
-        deltaPosition += deltaVelocity * dt + (rj2 * a) * dt2
-        deltaVelocity += (rj1 * a) * dt
-        deltaRotation = SO3.orthonormalize(deltaRotation * dR)
-        deltaTime += dt
     }
 
     /// ΔR corrected to first order for new bias estimates, eq. (44).

@@ -61,6 +61,11 @@ struct GyroBiasFromImages {
     /// over a thousand rows, 0.01 × m/s of velocity) under which it has converged.
     var coupledIterations = 20
     var coupledTolerance = 1e-5
+    /// Shortest median baseline (m) that solve trusts: below it the camera mostly turns, an error of
+    /// 0.1 m/s² in gravity or the accelerometer's bias moves a 0.3 s baseline by 4.5 mm, and the
+    /// predicted directions say little (a pure rotation left the gyro bias 3 mrad/s off, against
+    /// 0.1 with free baselines, which then vanish from the residuals as they should).
+    var coupledMinimumBaseline = 0.02
 
     /// One pair's data: bearings in frame i and in frame j, and the preintegrated gyro i → j.
     struct Pair {
@@ -81,6 +86,14 @@ struct GyroBiasFromImages {
                noise: IMUNoise) -> Solution? {
         var pairs = makePairs(frames: frames, samples: samples, noise: noise)
         guard pairs.count >= minimumPairs else { return nil }
+        // Free baselines take up part of the turn a bias error causes, as they do a time shift's
+        // (docs/tracking-design.md, "The start's timing with baselines from the IMU"): the
+        // coupled solve with the frame times held answers first.
+        if inertialBaselines,
+           let found = solveTimeShift(pairs, samples: samples, noise: noise, bias: .zero, maximumShift: 0.001,
+                                      shiftPrior: 1e-7, lineDelayPriorSigma: nil, coupled: true) {
+            return Solution(bias: found.bias, sigma: found.biasSigma, pairs: pairs.count)
+        }
         let rbc = rig.R_body_cam0
         var bias = Vector3.zero
         var scale = 0.0

@@ -71,31 +71,36 @@ struct InertialBaselines {
     private(set) var gravityGuess = Vector3.zero
 
     /// The baselines of pairs `(from, to)` (IMU times, already shifted) for gyro bias `bias`;
-    /// nil where the IMU leaves a gap.
+    /// nil where the IMU leaves a gap. One pass over the window integrates the motion from its
+    /// start (the deltas alone, without their uncertainty) and keeps it at every pair's two times.
     init?(times: [(from: Double, to: Double)], samples: ArraySlice<IMUMeasurement>, bias: Vector3,
           noise: IMUNoise, rig: CameraRig) {
-        guard let start = times.map(\.from).min(), let end = times.map(\.to).max() else { return nil }
-        func integrate(_ from: Double, _ to: Double) -> Preintegration? {
-            if to - from < 1e-9 { return Preintegration(biasGyro: bias, biasAccel: .zero, noise: noise) }
-            var pre = Preintegration(biasGyro: bias, biasAccel: .zero, noise: noise)
-            for segment in IMUSegment.split(samples, from: from, to: to, maxGap: 0.05) {
+        guard let start = times.map(\.from).min() else { return nil }
+        let stops = Array(Set(times.flatMap { [$0.from, $0.to] })).sorted()
+        var running = Preintegration(biasGyro: bias, biasAccel: .zero, noise: noise, tracksUncertainty: false)
+        var motionAt: [Double: (rotation: Matrix3, velocity: Vector3, position: Vector3)] = [:]
+        var reached = start
+        for time in stops {
+            for segment in IMUSegment.split(samples, from: reached, to: time, maxGap: 0.05) {
                 guard !segment.isGap else { return nil }
-                pre.integrate(gyro: segment.gyro, accel: segment.accel, dt: segment.duration)
+                running.integrate(gyro: segment.gyro, accel: segment.accel, dt: segment.duration)
             }
-            return pre
+            reached = max(reached, time)
+            motionAt[time] = (running.deltaRotation, running.deltaVelocity, running.deltaPosition)
         }
-        guard let whole = integrate(start, end), whole.deltaTime > 0 else { return nil }
-        gravityGuess = -1 * whole.deltaVelocity / whole.deltaTime
+        guard running.deltaTime > 0 else { return nil }
+        gravityGuess = -1 * running.deltaVelocity / running.deltaTime
         let rbc = rig.R_body_cam0, pbc = rig.p_body_cam0
         for (from, to) in times {
-            guard let before = integrate(start, from), let pair = integrate(from, to) else { return nil }
-            let qi = before.deltaRotation, qj = qi * pair.deltaRotation
+            guard let i = motionAt[from], let j = motionAt[to] else { return nil }
             let span = to - from, tau = from - start
-            let toCamera = (qi * rbc).transpose
-            let known = before.deltaVelocity * span + qi * pair.deltaPosition + (qj - qi) * pbc
+            let toCamera = (i.rotation * rbc).transpose
+            // p_bj − p_bi without the unknowns: the preintegrated position change less the part
+            // the velocity at i carries (that part is Δt v₀ + τ Δt g + Δv₀ᵢ Δt, below).
+            let known = j.position - i.position + (j.rotation - i.rotation) * pbc
             pairs.append(Affine(velocity: toCamera * span, gravity: toCamera * (tau * span + 0.5 * span * span),
                                 offset: toCamera * known, toCamera: toCamera, startTime: tau, endTime: tau + span,
-                                startVelocity: before.deltaVelocity, endVelocity: before.deltaVelocity + qi * pair.deltaVelocity))
+                                startVelocity: i.velocity, endVelocity: j.velocity))
         }
     }
 

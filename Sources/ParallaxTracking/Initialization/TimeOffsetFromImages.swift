@@ -40,6 +40,8 @@ extension GyroBiasFromImages {
         var lineDelay = 0.0
         /// Its standard deviation (s per row); 0 when not solved.
         var lineDelaySigma = 0.0
+        /// The gyro bias's largest standard deviation over its axes (rad/s).
+        var biasSigma = 0.0
     }
 
     /// Solves the gyro bias and a shift of every frame time together, starting from `bias` and no
@@ -72,7 +74,7 @@ extension GyroBiasFromImages {
 
     /// The solve over prepared pairs: free baselines eliminated per pair (`coupled` false), or
     /// baselines from a shared velocity and gravity solved with the rest (`coupled`).
-    private func solveTimeShift(_ base: [Pair], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise, bias start: Vector3,
+    func solveTimeShift(_ base: [Pair], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise, bias start: Vector3,
                                 maximumShift: Double, shiftPrior: Double, lineDelayPriorSigma: Double?,
                                 coupled: Bool) -> TimeShift? {
         let rbc = rig.R_body_cam0
@@ -288,14 +290,18 @@ extension GyroBiasFromImages {
         if coupled {
             // The shared motion must have settled on a plausible gravity and explain the images
             // nearly as well as a free baseline per pair does.
-            guard converged, let g = motion?.gravity.norm, abs(g - 9.81) <= gravityTolerance,
-                  cost <= coupledCostRatio * freeCost else { return nil }
+            guard converged, let motion, abs(motion.gravity.norm - 9.81) <= gravityTolerance,
+                  cost <= coupledCostRatio * freeCost, let model = InertialBaselines(
+                      times: base.map { ($0.from + shift, $0.to + shift) }, samples: samples, bias: bias, noise: noise, rig: rig),
+                  upperMedian(model.pairs.map { $0.baseline(motion).norm }) >= coupledMinimumBaseline
+            else { return nil }
         }
         guard bias.norm <= maximumBias, let covariance = try? Cholesky(Matrix(rows: m, cols: m, elements: reduced)).inverse
         else { return nil }
         let sigma = scale * covariance[3, 3].squareRoot()
         guard sigma.isFinite else { return nil }
         var found = TimeShift(shift: shift, sigma: sigma, bias: bias)
+        found.biasSigma = scale * max(0, covariance[0, 0], covariance[1, 1], covariance[2, 2]).squareRoot()
         if solvesReadout {
             found.lineDelay = lineDelay
             found.lineDelaySigma = scale * covariance[4, 4].squareRoot()
