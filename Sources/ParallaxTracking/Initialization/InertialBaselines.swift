@@ -148,3 +148,50 @@ struct InertialBaselines {
         return Motion(velocity: v, gravity: gravityGuess)
     }
 }
+
+/// The coupled timing solve's model at one estimate (``GyroBiasFromImages/coupledBaselines``).
+struct CoupledBaselines {
+    var model: InertialBaselines
+    var motion: InertialBaselines.Motion
+    /// Each pair's baseline by the gyro bias (columns) and by the shift (``InertialBaselines/sensitivities``).
+    var byBias: [Matrix3], byShift: [Vector3]
+    /// Sums of squared residuals with these baselines and with free ones; the residuals' robust
+    /// spread with these.
+    var cost: Double, freeCost: Double, scale: Double
+}
+
+extension GyroBiasFromImages {
+    /// Builds the baselines' model at `bias` and `shift` for pairs whose bearings are turned back
+    /// for `lineDelay` and whose free baselines (`fitBaselines`) are set, starts `motion` from the
+    /// velocity those line up with when there is none yet, and gives each pair its predicted
+    /// baseline; nil where the IMU leaves a gap or a baseline vanishes.
+    func coupledBaselines(_ pairs: inout [Pair], rotations: [Matrix3], motion start: InertialBaselines.Motion?,
+                          bias: Vector3, shift: Double, lineDelay: Double, samples: ArraySlice<IMUMeasurement>,
+                          noise: IMUNoise) -> CoupledBaselines? {
+        let times = pairs.map { ($0.from, $0.to) }
+        func build(_ bias: Vector3, _ shift: Double) -> InertialBaselines? {
+            InertialBaselines(times: times.map { ($0.0 + shift, $0.1 + shift) }, samples: samples, bias: bias, noise: noise, rig: rig)
+        }
+        guard let model = build(bias, shift), let motion = start ?? model.motion(lineUpWith: pairs.map(\.baseline)) else { return nil }
+        var freeCost = 0.0
+        for (pair, r) in zip(pairs, rotations) {
+            for (f, g) in zip(pair.first, pair.second) { let e = pair.baseline.dot(f.cross(r * g)); freeCost += e * e }
+        }
+        var residuals: [Double] = []
+        for p in pairs.indices {
+            let d = model.pairs[p].baseline(motion)
+            guard d.norm > 1e-9 else { return nil }
+            pairs[p].baseline = d.normalized
+            for k in pairs[p].first.indices {
+                let row = model.pairs[p].rowBaseline(motion, firstDelay: pairs[p].firstRows[k] * lineDelay,
+                                                     secondDelay: pairs[p].secondRows[k] * lineDelay).baseline
+                guard row.norm > 1e-9 else { return nil }
+                residuals.append(row.normalized.dot(pairs[p].first[k].cross(rotations[p] * pairs[p].second[k])))
+            }
+        }
+        let cost = residuals.reduce(0) { $0 + $1 * $1 }
+        guard let moves = model.sensitivities(motion, bias: bias, shift: shift, rebuild: build) else { return nil }
+        return CoupledBaselines(model: model, motion: motion, byBias: moves.byBias, byShift: moves.byShift, cost: cost,
+                                freeCost: freeCost, scale: max(1e-6, 1.4826 * upperMedian(residuals.map { abs($0) })))
+    }
+}

@@ -109,39 +109,12 @@ extension GyroBiasFromImages {
             let rotations = pairs.map { rotation($0.preintegration, bias: bias, rbc: rbc) }
             guard let spread = fitBaselines(&pairs, rotations: rotations) else { return nil }
             scale = spread
-            var model: InertialBaselines?
-            // How each predicted baseline moves with the bias and the shift (they turn and move the
-            // frames the velocity and gravity are carried through), by differences.
-            var baselineBias: [Matrix3] = [], baselineShift: [Vector3] = []
+            var coupledState: CoupledBaselines?
             if coupled {
-                func build(_ bias: Vector3, _ shift: Double) -> InertialBaselines? {
-                    InertialBaselines(times: pairs.map { ($0.from + shift, $0.to + shift) }, samples: samples,
-                                      bias: bias, noise: noise, rig: rig)
-                }
-                guard let built = build(bias, shift) else { return nil }
-                if motion == nil { motion = built.motion(lineUpWith: pairs.map(\.baseline)) }
-                guard let motion else { return nil }
-                freeCost = 0
-                for (pair, r) in zip(pairs, rotations) {
-                    for (f, g) in zip(pair.first, pair.second) { let e = pair.baseline.dot(f.cross(r * g)); freeCost += e * e }
-                }
-                var residuals: [Double] = []
-                for p in pairs.indices {
-                    let d = built.pairs[p].baseline(motion)
-                    guard d.norm > 1e-9 else { return nil }
-                    pairs[p].baseline = d.normalized
-                    for k in pairs[p].first.indices {
-                        let row = built.pairs[p].rowBaseline(motion, firstDelay: pairs[p].firstRows[k] * lineDelay,
-                                                             secondDelay: pairs[p].secondRows[k] * lineDelay).baseline
-                        guard row.norm > 1e-9 else { return nil }
-                        residuals.append(row.normalized.dot(pairs[p].first[k].cross(rotations[p] * pairs[p].second[k])))
-                    }
-                }
-                cost = residuals.reduce(0) { $0 + $1 * $1 }
-                guard let moves = built.sensitivities(motion, bias: bias, shift: shift, rebuild: build) else { return nil }
-                (baselineBias, baselineShift) = moves
-                scale = max(1e-6, 1.4826 * upperMedian(residuals.map { abs($0) }))
-                model = built
+                guard let state = coupledBaselines(&pairs, rotations: rotations, motion: motion, bias: bias, shift: shift,
+                                                   lineDelay: lineDelay, samples: samples, noise: noise) else { return nil }
+                (motion, cost, freeCost, scale) = (state.motion, state.cost, state.freeCost, state.scale)
+                coupledState = state
             }
             let huber = 2 * scale
             // Normal equations in x = (δb_g, δ[, δℓ][, δv₀, δg]), each pair's free tangent baseline
@@ -156,7 +129,7 @@ extension GyroBiasFromImages {
                 h[4 * m + 4] = wl
                 b[4] = -lineDelay * wl
             }
-            if let model, let motion {
+            if let model = coupledState?.model, let motion {
                 // Gravity near the window's mean specific force: the body's own mean acceleration
                 // over a second is a fraction of g.
                 let wg = scale * scale / (gravitySigma * gravitySigma)
@@ -172,9 +145,9 @@ extension GyroBiasFromImages {
                 let (e1, e2) = Self.tangentBasis(t)
                 // How the pair's unit baseline moves with the bias and the shift: (I − t tᵀ) / |d| ∂d.
                 var pairTerms: (byBias: Matrix3, byShift: Vector3)?
-                if let model, let motion {
-                    let project = (Matrix3.identity - Matrix3.outer(t, t)) * (1 / model.pairs[p].baseline(motion).norm)
-                    pairTerms = (project * baselineBias[p], project * baselineShift[p])
+                if let state = coupledState, let motion {
+                    let project = (Matrix3.identity - Matrix3.outer(t, t)) * (1 / state.model.pairs[p].baseline(motion).norm)
+                    pairTerms = (project * state.byBias[p], project * state.byShift[p])
                 }
                 var hxx = [Double](repeating: 0, count: m * m)
                 var hxa = [[Double]](repeating: [Double](repeating: 0, count: m), count: 2)
@@ -188,7 +161,7 @@ extension GyroBiasFromImages {
                     // Coupled: this point's own baseline, the rows' read times apart.
                     var t = t
                     var rowTerms: (Vector3, Vector3, Vector3)?
-                    if let model, let motion {
+                    if let model = coupledState?.model, let motion {
                         let row = model.pairs[p].rowBaseline(motion, firstDelay: pair.firstRows[k] * lineDelay,
                                                              secondDelay: pair.secondRows[k] * lineDelay)
                         let length = row.baseline.norm
