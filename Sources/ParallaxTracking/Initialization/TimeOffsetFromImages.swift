@@ -160,7 +160,7 @@ extension GyroBiasFromImages {
                     let nk = f.cross(rg)
                     // Coupled: this point's own baseline, the rows' read times apart.
                     var t = t
-                    var rowTerms: (Vector3, Vector3, Vector3)?
+                    var rowTerms: (byVelocity: Vector3, byGravity: Vector3, byLineDelay: Double)?
                     if let model = coupledState?.model, let motion {
                         let row = model.pairs[p].rowBaseline(motion, firstDelay: pair.firstRows[k] * lineDelay,
                                                              secondDelay: pair.secondRows[k] * lineDelay)
@@ -169,7 +169,7 @@ extension GyroBiasFromImages {
                         let project = (Matrix3.identity - Matrix3.outer(t, t)) * (1 / length)
                         let ptn = project.transpose * nk
                         let byDelay = pair.firstRows[k] * row.byFirstDelay.dot(ptn) + pair.secondRows[k] * row.bySecondDelay.dot(ptn)
-                        rowTerms = (row.byVelocity.transpose * ptn, row.byGravity.transpose * ptn, Vector3(byDelay, 0, 0))
+                        rowTerms = (row.byVelocity.transpose * ptn, row.byGravity.transpose * ptn, byDelay)
                     }
                     let res = t.dot(nk)
                     let w = abs(res) <= huber ? 1 : huber / abs(res)
@@ -189,7 +189,7 @@ extension GyroBiasFromImages {
                         let jbt = db.transpose * nk
                         j[0] += jbt.x; j[1] += jbt.y; j[2] += jbt.z
                         j[3] += ds.dot(nk)
-                        if solvesReadout { j[4] += jl.x }
+                        if solvesReadout { j[4] += jl }
                         j += [jv.x, jv.y, jv.z, jg.x, jg.y, jg.z]
                     }
                     for x in 0..<m {
@@ -251,7 +251,7 @@ extension GyroBiasFromImages {
             reduced = h
             guard abs(shift) <= maximumShift else { return nil }
             // Converged once no unknown moves: the line delay by under 1 µs over a thousand rows,
-            // the velocity by under 0.1 mm/s.
+            // the velocity by under 1 mm/s.
             let readoutStep = solvesReadout ? abs(step[4]) * 1000 : 0
             let motionStep = coupled ? Vector3(step[n], step[n + 1], step[n + 2]).norm * 1e-2 : 0
             let tolerance = coupled ? coupledTolerance : 1e-6
