@@ -23,7 +23,8 @@ extension EstimatorCore {
         guard raw.count >= configuration.minimumFeatures else { return nil }
         raw.sort()
         derotated.sort()
-        return ImageMotion(median: raw[raw.count / 2], derotatedMedian: derotated[derotated.count / 2])
+        return ImageMotion(median: raw[raw.count / 2], derotatedMedian: derotated[derotated.count / 2],
+                           turn: rotation.map { SO3.log($0).norm * focal } ?? 0)
     }
 
     /// No visual information on translation lately: no track was used for a few frames, or the
@@ -186,9 +187,17 @@ struct ImageMotion {
     /// Median displacement left once the gyro-predicted rotation is removed: what only a
     /// translation of the camera (or a gyro error) explains.
     var derotatedMedian: Double
+    /// The gyro-predicted rotation since the previous frame as an image displacement (pixels, the
+    /// angle times the mean focal length); 0 without a prediction.
+    var turn = 0.0
 
-    /// Nothing moved: the camera is at rest.
-    func isStill(_ c: TrackerConfiguration) -> Bool { median < c.stationaryPixelThreshold }
+    /// Nothing moved, and the gyro agrees: the camera is at rest. Tracks that stand still while the
+    /// gyro turns the camera by pixels are stuck (on a washed-out or featureless part of the
+    /// image), not a camera at rest: a second of saturated frames in a 150 °/s turn left a few
+    /// such tracks, and the zero-velocity updates they asked for reset the filter.
+    func isStill(_ c: TrackerConfiguration) -> Bool {
+        median < c.stationaryPixelThreshold && turn < c.stillMaximumTurnPixels
+    }
 
     /// The image moved, but only as a rotation explains: a hand turning the device in place.
     func isTurningInPlace(_ c: TrackerConfiguration) -> Bool {

@@ -269,7 +269,8 @@ struct EstimatorCore {
     }
 
     /// Drops the filter after a divergence, keeping the last pose as the anchor of the next start.
-    private mutating func resetAfterDivergence(_ s: FilterState, at timestamp: Double) {
+    /// Internal rather than private so that a test can stand in for a divergence.
+    mutating func resetAfterDivergence(_ s: FilterState, at timestamp: Double) {
         startup.anchor = (s.clones.last?.rotation ?? s.rotation, s.clones.last?.position ?? s.position)
         state = nil
         features.removeAll()

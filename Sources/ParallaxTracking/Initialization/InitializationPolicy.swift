@@ -100,6 +100,9 @@ extension EstimatorCore {
             let yawNew = atan2(r[1, 0], r[0, 0])
             let rz = SO3.exp(Vector3(0, 0, yawOld - yawNew))
             nav.T_world_body = RigidTransform(rotationMatrix: rz * r, translation: anchor.position)
+            // The velocity turns with the heading: an aligned velocity is known in the body frame,
+            // and left in the unturned world it would point elsewhere by the yaw change.
+            nav.velocity = rz * nav.velocity
         }
         let offset = configuration.timeOffset, extrinsics = configuration.extrinsics
         let mode: TrackerConfiguration.Mode = isStereo ? .stereo : .mono

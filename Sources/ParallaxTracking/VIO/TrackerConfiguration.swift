@@ -112,6 +112,13 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var convergedVelocitySigma: Double = 0.05
     /// Median feature motion (pixels per frame) below which the camera is considered still.
     public var stationaryPixelThreshold: Double = 0.2
+    /// Gyro-predicted turn between frames (pixels: angle × mean focal length) beyond which an image
+    /// that does not move is not taken as still (its tracks are stuck, the camera is turning).
+    /// 4 px at 20 Hz is 10 °/s with EuRoC's 458 px focal length: above a hand's tremor and an
+    /// uncalibrated gyro's bias (0.1 rad/s turns 2.3 px a frame there, 4.6 px at 10 Hz; 1 px
+    /// through TUM-VI's 191 px fisheye at 20 Hz), far below the turns that stick tracks in a
+    /// washout (150 °/s: 25 px through the fisheye).
+    public var stillMaximumTurnPixels: Double = 4.0
     /// Standard deviation (m/s) of the zero-velocity measurement applied while still.
     public var zeroVelocitySigma: Double = 0.01
     /// Median feature motion (pixels per frame) left after removing the gyro-predicted rotation,
