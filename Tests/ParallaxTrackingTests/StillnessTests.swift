@@ -29,17 +29,41 @@ struct StillnessTests {
     }
 
     /// A camera feed frozen for a second (the driver repeats its last frame) in the middle of a
-    /// hand-held walk turning at 100–200 °/s. Measured (TUM-VI room2, 12–13 s): 0.71 cm and no
-    /// reset; while the frozen frames counted as a camera at rest, the zero-velocity updates they
-    /// asked for took the walk to 68 cm.
-    @Test("A frozen camera feed during fast hand-held turns does not stop the filter", .needsSharedTrajectories)
-    func frozenFeed() throws {
-        let (loaded, name) = try TrackingFixtures.simulated(trajectory: "tumvi_room2", stereo: false)
+    /// walk or flight. Measured: TUM-VI room2 (hand-held, turning at 100–200 °/s, 12–13 s) 0.72 cm;
+    /// EuRoC MH_01 (a drone turning at 5–8 °/s, 15–16 s) 0.82 cm. Taken as images the repeats read
+    /// as a camera at rest and asked for zero-velocity updates: 68 and 46 cm through the CLI.
+    @Test("A frozen camera feed is dropped, not taken as a camera at rest", .needsSharedTrajectories,
+          arguments: [("tumvi_room2", 12.0), ("euroc_MH_01_easy", 15.0)])
+    func frozenFeed(_ trajectory: String, _ at: Double) throws {
+        let (ate, relocalizing) = try Self.track(trajectory, heldFrom: at, noisy: false)
+        print(String(format: "%@ frozen feed for 1 s at %.0f s: ATE %.2f cm, %d frames relocalizing", trajectory, at, ate * 100,
+                     relocalizing))
+        #expect(relocalizing == 0)
+        #expect(ate < 0.03)
+    }
+
+    /// The same second with fresh sensor noise on the held image, as a washout leaves it: the
+    /// image content stands still while the camera turns at 100–200 °/s. Measured: 0.71 cm with
+    /// the gyro's check; 68.2 cm and 36 frames `limited(relocalizing)` without it.
+    @Test("An image whose content stands still in a fast turn is not a camera at rest", .needsSharedTrajectories)
+    func stuckContent() throws {
+        let (ate, relocalizing) = try Self.track("tumvi_room2", heldFrom: 12, noisy: true)
+        print(String(format: "stuck content for 1 s in a fast turn: ATE %.2f cm, %d frames relocalizing", ate * 100, relocalizing))
+        #expect(relocalizing == 0)
+        #expect(ate < 0.03)
+    }
+
+    /// Tracks the simulated mono set with cam0's image held for one second from `heldFrom` (plus
+    /// fresh noise of ±2 grey levels each frame when `noisy`); ATE (posyaw, m) and the frames
+    /// reported `limited(relocalizing)`.
+    static func track(_ trajectory: String, heldFrom: Double, noisy: Bool) throws -> (ate: Double, relocalizing: Int) {
+        let (loaded, name) = try TrackingFixtures.simulated(trajectory: trajectory, stereo: false)
         let dataset = try #require(loaded, "\(name)")
         let vio = try VisualInertialOdometry(configuration: TrackerConfiguration(mode: .mono),
                                              camera0: dataset.cameras[0], camera1: nil, imu: dataset.imu)
         let start = try #require(try dataset.startTimestampNs())
         var held: GrayImage?
+        var random: UInt64 = 0x9E37_79B9_7F4A_7C15
         var poses: [TrajectoryPose] = [], truth: [TrajectoryPose] = []
         var relocalizing = 0
         let iterator = try dataset.replay(includeGroundTruth: true).makeIterator()
@@ -51,9 +75,18 @@ struct StillnessTests {
             case .frame(let f):
                 let t = Double(f.timestampNs - start) * 1e-9
                 var image = try f.loadGray8(0)
-                if t >= 12, t < 13 {
+                if t >= heldFrom, t < heldFrom + 1 {
                     if held == nil { held = image }
-                    image = held ?? image
+                    if var copy = held {
+                        if noisy {
+                            for k in copy.pixels.indices {
+                                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                                let step = Int(random >> 61) % 5 - 2
+                                copy.pixels[k] = UInt8(clamping: Int(copy.pixels[k]) + step)
+                            }
+                        }
+                        image = copy
+                    }
                 }
                 let r = try vio.process(timestamp: f.timestamp, timestampNs: f.timestampNs, image0: image, image1: nil)
                 if r.trackingState == .limited(.relocalizing) { relocalizing += 1 }
@@ -66,9 +99,6 @@ struct StillnessTests {
         options.alignment = .posyaw
         let evaluation = try TrajectoryEvaluation(estimate: Trajectory(poses: poses), reference: Trajectory(poses: truth),
                                                   options: options)
-        let ate = evaluation.report.ate.rmse
-        print(String(format: "frozen feed 12–13 s: ATE %.2f cm, %d frames relocalizing", ate * 100, relocalizing))
-        #expect(relocalizing == 0)
-        #expect(ate < 0.03)
+        return (evaluation.report.ate.rmse, relocalizing)
     }
 }

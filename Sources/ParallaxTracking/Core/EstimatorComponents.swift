@@ -1,3 +1,4 @@
+import ParallaxImaging
 import ParallaxMath
 import ParallaxVision
 
@@ -170,4 +171,6 @@ struct FrameMemory {
     var previousPixels: [Int: (pixel: Vector2, normalized: Vector2)] = [:]
     /// The previous frame's features (stereo velocity at initialisation from motion).
     var previousFeatures: [TrackedFeature] = []
+    /// The last cam0 image given (a repeat of it is dropped).
+    var previousImage: GrayImage?
 }

@@ -107,6 +107,19 @@ struct EstimatorCore {
             return again
         }
         memory.lastFrameTime = timestamp
+        // A camera that repeats its last image (a stalled driver, a recording that duplicated its
+        // frames) shows nothing new, and taken as an image it reads as a camera at rest: a second
+        // of one held frame in a slow turn asked for zero-velocity updates the moving filter
+        // refused, and it reset. The repeat is treated as a dropped frame (IMU only). A real
+        // sensor's noise makes two exposures differ even when nothing moves.
+        var left = left, right = right
+        if let image = left, let previous = memory.previousImage, image.width == previous.width,
+           image.height == previous.height, image.pixels == previous.pixels {
+            left = nil
+            right = nil
+        } else if let image = left {
+            memory.previousImage = image
+        }
         // The back-end works on the IMU clock: the frame was exposed at t_cam + t_d.
         let timeOffset = state?.timeOffset ?? startup.timeOffset ?? initialTimeOffset
         var frameTime = timestamp + timeOffset
