@@ -173,4 +173,6 @@ struct FrameMemory {
     var previousFeatures: [TrackedFeature] = []
     /// The last cam0 image given (a repeat of it is dropped).
     var previousImage: GrayImage?
+    /// Capture times for stamps that jitter.
+    var clock = FrameClock()
 }

@@ -122,7 +122,7 @@ struct EstimatorCore {
         }
         // The back-end works on the IMU clock: the frame was exposed at t_cam + t_d.
         let timeOffset = state?.timeOffset ?? startup.timeOffset ?? initialTimeOffset
-        var frameTime = timestamp + timeOffset
+        var frameTime = memory.clock.captureTime(timestamp) + timeOffset
         let previousFrameTime = memory.lastIMUTime
         memory.lastIMUTime = frameTime
 
