@@ -58,32 +58,15 @@ struct FrameClockTests {
     /// `limited(relocalizing)` with the stamps taken as given.
     @Test("A hand-held walk with ±5 ms of stamp jitter tracks", .needsSharedTrajectories)
     func walkWithJitter() throws {
-        let (loaded, name) = try TrackingFixtures.simulated(trajectory: "tumvi_room3", stereo: false)
-        let dataset = try #require(loaded, "\(name)")
-        let vio = try VisualInertialOdometry(configuration: TrackerConfiguration(mode: .mono),
-                                             camera0: dataset.cameras[0], camera1: nil, imu: dataset.imu)
-        var poses: [TrajectoryPose] = [], truth: [TrajectoryPose] = []
-        var relocalizing = 0, k = 0
-        let iterator = try dataset.replay(includeGroundTruth: true).makeIterator()
-        while let event = try iterator.next() {
-            switch event {
-            case .imu(let s): vio.process(imu: s)
-            case .groundTruth(let g):
-                truth.append(TrajectoryPose(time: Double(g.timestampNs) * 1e-9, timeNs: g.timestampNs, T_world_body: g.T_world_body))
-            case .frame(let f):
-                let shift = Self.jitter(k, amplitude: 0.005)
-                k += 1
-                let r = try vio.process(timestamp: f.timestamp + shift, timestampNs: f.timestampNs + Int64(shift * 1e9),
-                                        image0: try f.loadGray8(0), image1: nil)
-                if r.trackingState == .limited(.relocalizing) { relocalizing += 1 }
-                // The pose belongs to the frame's true capture time.
-                if let pose = r.T_world_body { poses.append(TrajectoryPose(time: f.timestamp, timeNs: f.timestampNs, T_world_body: pose)) }
-            }
+        var k = 0
+        let (ate, relocalizing) = try AlteredFeedReplay.run(trajectory: "tumvi_room3") { feed, _ in
+            let shift = Self.jitter(k, amplitude: 0.005)
+            k += 1
+            var altered = feed
+            altered.timestamp += shift
+            altered.timestampNs += Int64(shift * 1e9)
+            return altered
         }
-        var options = EvaluationOptions()
-        options.alignment = .posyaw
-        let ate = try TrajectoryEvaluation(estimate: Trajectory(poses: poses), reference: Trajectory(poses: truth),
-                                           options: options).report.ate.rmse
         print(String(format: "room3 with ±5 ms stamp jitter: ATE %.2f cm, %d frames relocalizing", ate * 100, relocalizing))
         #expect(relocalizing == 0)
         #expect(ate < 0.03)

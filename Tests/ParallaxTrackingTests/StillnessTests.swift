@@ -57,48 +57,22 @@ struct StillnessTests {
     /// fresh noise of ±2 grey levels each frame when `noisy`); ATE (posyaw, m) and the frames
     /// reported `limited(relocalizing)`.
     static func track(_ trajectory: String, heldFrom: Double, noisy: Bool) throws -> (ate: Double, relocalizing: Int) {
-        let (loaded, name) = try TrackingFixtures.simulated(trajectory: trajectory, stereo: false)
-        let dataset = try #require(loaded, "\(name)")
-        let vio = try VisualInertialOdometry(configuration: TrackerConfiguration(mode: .mono),
-                                             camera0: dataset.cameras[0], camera1: nil, imu: dataset.imu)
-        let start = try #require(try dataset.startTimestampNs())
         var held: GrayImage?
         var random: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var poses: [TrajectoryPose] = [], truth: [TrajectoryPose] = []
-        var relocalizing = 0
-        let iterator = try dataset.replay(includeGroundTruth: true).makeIterator()
-        while let event = try iterator.next() {
-            switch event {
-            case .imu(let s): vio.process(imu: s)
-            case .groundTruth(let g):
-                truth.append(TrajectoryPose(time: Double(g.timestampNs) * 1e-9, timeNs: g.timestampNs, T_world_body: g.T_world_body))
-            case .frame(let f):
-                let t = Double(f.timestampNs - start) * 1e-9
-                var image = try f.loadGray8(0)
-                if t >= heldFrom, t < heldFrom + 1 {
-                    if held == nil { held = image }
-                    if var copy = held {
-                        if noisy {
-                            for k in copy.pixels.indices {
-                                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                                let step = Int(random >> 61) % 5 - 2
-                                copy.pixels[k] = UInt8(clamping: Int(copy.pixels[k]) + step)
-                            }
-                        }
-                        image = copy
-                    }
-                }
-                let r = try vio.process(timestamp: f.timestamp, timestampNs: f.timestampNs, image0: image, image1: nil)
-                if r.trackingState == .limited(.relocalizing) { relocalizing += 1 }
-                if let pose = r.T_world_body {
-                    poses.append(TrajectoryPose(time: f.timestamp, timeNs: f.timestampNs, T_world_body: pose))
+        return try AlteredFeedReplay.run(trajectory: trajectory) { feed, t in
+            guard t >= heldFrom, t < heldFrom + 1 else { return feed }
+            if held == nil { held = feed.image }
+            guard var copy = held else { return feed }
+            if noisy {
+                for k in copy.pixels.indices {
+                    random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    let step = Int(random >> 61) % 5 - 2
+                    copy.pixels[k] = UInt8(clamping: Int(copy.pixels[k]) + step)
                 }
             }
+            var altered = feed
+            altered.image = copy
+            return altered
         }
-        var options = EvaluationOptions()
-        options.alignment = .posyaw
-        let evaluation = try TrajectoryEvaluation(estimate: Trajectory(poses: poses), reference: Trajectory(poses: truth),
-                                                  options: options)
-        return (evaluation.report.ate.rmse, relocalizing)
     }
 }
