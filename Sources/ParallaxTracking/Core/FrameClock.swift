@@ -51,19 +51,22 @@ struct FrameClock {
 
     /// The median interval of one frame between the kept stamps.
     private var period: Double? {
-        let single = zip(stamps, stamps.dropFirst()).filter { $1.frame - $0.frame == 1 }.map { $1.time - $0.time }
-        guard single.count >= 3 else { return nil }
-        return single.sorted()[single.count / 2]
+        let single = Self.singleIntervals(stamps)
+        return single.count >= 3 ? upperMedian(single) : nil
+    }
+
+    /// The intervals between consecutive kept stamps one frame apart (gaps left out).
+    static func singleIntervals(_ stamps: [(frame: Double, time: Double)]) -> [Double] {
+        zip(stamps, stamps.dropFirst()).filter { $1.frame - $0.frame == 1 }.map { $1.time - $0.time }
     }
 
     /// 1.4826 × the median absolute deviation of the single-frame intervals, over √2 (each interval
     /// carries two stamps' errors).
     static func jitter(of stamps: [(frame: Double, time: Double)]) -> Double {
-        let single = zip(stamps, stamps.dropFirst()).filter { $1.frame - $0.frame == 1 }.map { $1.time - $0.time }
+        let single = singleIntervals(stamps)
         guard single.count >= 3 else { return 0 }
-        let median = single.sorted()[single.count / 2]
-        let deviations = single.map { abs($0 - median) }.sorted()
-        return 1.4826 * deviations[deviations.count / 2] / 2.0.squareRoot()
+        let median = upperMedian(single)
+        return 1.4826 * upperMedian(single.map { abs($0 - median) }) / 2.0.squareRoot()
     }
 
     /// The least-squares line time = a + b · frame through `stamps`, evaluated at `frame`.
