@@ -88,9 +88,31 @@ struct HandheldAccuracyTests {
         #expect(abs(readout - 0.02) <= 0.0015)
     }
 
+    /// The phone fixture's camera stamps written 55 ms late, so that its true offset
+    /// (`timeshift_cam_imu`, 10 ms) becomes −45 ms, beyond the start's first ±30 ms search
+    /// (``TrackerConfiguration/TimeOffsetEstimation/startMaximumShift``). Started in the walk's
+    /// quick turns, the start's search answered −27 ms, pinned near its edge, and the filter
+    /// diverged: 3.5 m from 8 s, 1.4 m from 10 s. Now an answer near the edge is searched again
+    /// over ±60 ms (``TrackerConfiguration/TimeOffsetEstimation/startWideMaximumShift``):
+    /// 0.56 cm from 8 s, 1.16 cm from 10 s, the offset −44.99 ms at the end.
+    @Test("A phone start mid-walk with a −45 ms offset not stated", .needsSharedTrajectories)
+    func phoneMidWalkStartWithLargeOffset() throws {
+        let (folder, name) = try Self.phoneFixtureWithoutTiming(stampsLateBy: 0.055)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let summary = try DatasetRunner(dataset: try EuRoCDataset(url: folder), configuration: TrackerConfiguration(mode: .mono))
+            .run(from: 8)
+        let ate = try #require(try summary.evaluation()).report.ate.rmse
+        let offset = try #require(summary.finalTimeOffset)
+        print(String(format: "%@, stamps 55 ms late, from 8 s: ATE posyaw %.4f m, offset %.2f ms (truth −45)", name, ate, offset * 1e3))
+        #expect(ate <= 0.03)
+        #expect(abs(offset + 0.045) <= 0.001)
+    }
+
     /// The phone fixture (room3, 20 s) in a temporary folder with `timeshift_cam_imu` and
     /// `line_delay` left out of `sensor.yaml` (the images, IMU and truth linked); the caller removes it.
-    static func phoneFixtureWithoutTiming() throws -> (URL, String) {
+    /// With `stampsLateBy` (s) the camera stamps in `data.csv` are moved that much later (the
+    /// images keep their files), which takes as much off the true offset.
+    static func phoneFixtureWithoutTiming(stampsLateBy late: Double = 0) throws -> (URL, String) {
         let (loaded, name) = try TrackingFixtures.simulated(trajectory: "tumvi_room3", stereo: false, duration: 20, profile: .phone)
         _ = try #require(loaded, "\(name)")
         let stated = TrackingFixtures.cache.appendingPathComponent(name)
@@ -100,7 +122,14 @@ struct HandheldAccuracyTests {
         for link in ["mav0/imu0", "mav0/state_groundtruth_estimate0", "mav0/cam0/data"] {
             try fm.createSymbolicLink(at: folder.appendingPathComponent(link), withDestinationURL: stated.appendingPathComponent(link))
         }
-        try fm.copyItem(at: stated.appendingPathComponent("mav0/cam0/data.csv"), to: folder.appendingPathComponent("mav0/cam0/data.csv"))
+        let csv = try String(contentsOf: stated.appendingPathComponent("mav0/cam0/data.csv"), encoding: .utf8)
+        let lateNs = Int64((late * 1e9).rounded())
+        let moved = try csv.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard lateNs != 0, !line.hasPrefix("#"), let comma = line.firstIndex(of: ",") else { return String(line) }
+            let stamp = try #require(Int64(line[..<comma]), "\(line)")
+            return "\(stamp + lateNs)\(line[comma...])"
+        }
+        try moved.joined(separator: "\n").write(to: folder.appendingPathComponent("mav0/cam0/data.csv"), atomically: true, encoding: .utf8)
         let yaml = try String(contentsOf: stated.appendingPathComponent("mav0/cam0/sensor.yaml"), encoding: .utf8)
         let hidden = yaml.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("timeshift_cam_imu") && !$0.hasPrefix("line_delay") }.joined(separator: "\n")

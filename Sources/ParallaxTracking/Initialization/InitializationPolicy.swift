@@ -200,15 +200,25 @@ extension EstimatorCore {
         let height = Double(imageHeights.0)
         let readoutUnknown = startReadoutUnknown && configuration.startReadoutPriorSigma > 0
         guard solvesShift || readoutUnknown else { return (nil, nil, false) }
-        func solve(readout: Bool) -> GyroBiasFromImages.TimeShift? {
+        func solve(readout: Bool, maximumShift: Double) -> GyroBiasFromImages.TimeShift? {
             solver.solveTimeShift(frames: startup.alignmentFrames, samples: samples, noise: noise, bias: bias,
-                                  maximumShift: c.startMaximumShift, priorSigma: solvesShift ? c.priorSigma : 1e-6,
+                                  maximumShift: maximumShift, priorSigma: solvesShift ? c.priorSigma : 1e-6,
                                   lineDelayPriorSigma: readout ? configuration.startReadoutPriorSigma / height : nil)
         }
         // The readout is an unknown more, and a solve that fails with it (an offset beyond the
         // search, a start too still to show rows) still has the shift to give.
-        guard let found = (readoutUnknown ? solve(readout: true) : nil) ?? (solvesShift ? solve(readout: false) : nil)
-        else { return (nil, nil, false) }
+        func search(_ maximumShift: Double) -> GyroBiasFromImages.TimeShift? {
+            (readoutUnknown ? solve(readout: true, maximumShift: maximumShift) : nil)
+                ?? (solvesShift ? solve(readout: false, maximumShift: maximumShift) : nil)
+        }
+        // The wide search only where the first found nothing or came out near its edge, and its
+        // answer only where it lies beyond the first search's reach: a wider search keeps fewer pairs.
+        let narrow = search(c.startMaximumShift)
+        let wideReach = solvesShift ? c.startWideMaximumShift : 0
+        let nearEdge = narrow.map { abs($0.shift) >= 0.75 * c.startMaximumShift } ?? true
+        let wide = wideReach > c.startMaximumShift && nearEdge ? search(wideReach) : nil
+        let beyond = wide.flatMap { abs($0.shift) > c.startMaximumShift ? $0 : nil }
+        guard let found = beyond ?? narrow else { return (nil, nil, false) }
         let shiftLargeEnough = solvesShift && abs(found.shift) >= c.startMinimumShift
         let shifts = shiftLargeEnough && abs(found.shift) >= c.startSignificance * found.sigma
         let readout = found.lineDelay * height

@@ -75,6 +75,16 @@ extension TrackerConfiguration {
         public var startWaitSignificance = 4.0
         /// Largest change of the offset the start looks for (s).
         public var startMaximumShift = 0.03
+        /// Where the search within ``startMaximumShift`` gives no answer or one in the outer
+        /// quarter of its reach, the start looks again this far (s), and takes that answer only
+        /// where it lies beyond the first reach; 0 turns the second search off. An offset beyond
+        /// the first reach pins its answer near the edge (−27 ms on a walk 45 ms off). Why two
+        /// searches, not one wide one: a wider search keeps fewer pairs (each pair's shifted span
+        /// must stay inside the IMU samples), and with ±60 ms from the first the mid-walk starts
+        /// of the hidden-timing sets got worse (three of 42 beyond 5 cm, none before), while a
+        /// phone walk with a −45 ms offset not stated ended 1.27 m off with the ±30 ms search
+        /// alone (docs/tracking-design.md, "Offsets beyond the first search").
+        public var startWideMaximumShift = 0.06
 
         /// The default: estimated, σ 5 ms.
         public init() {}
