@@ -75,10 +75,12 @@ extension TrackerConfiguration {
         public var startWaitSignificance = 4.0
         /// Largest change of the offset the start looks for (s).
         public var startMaximumShift = 0.03
-        /// Where the search within ``startMaximumShift`` gives no answer or one in the outer
-        /// quarter of its reach, the start looks again this far (s), and takes that answer only
-        /// where it lies beyond the first reach; 0 turns the second search off. An offset beyond
-        /// the first reach pins its answer near the edge (−27 ms on a walk 45 ms off). Why two
+        /// Where the search within ``startMaximumShift`` gives no answer, one in the outer quarter
+        /// of its reach, or one under ``startWaitSignificance``, the start looks again this far
+        /// (s), under a prior of half this reach, and takes that answer only where it lies beyond
+        /// the first reach; 0 turns the second search off. An offset beyond the first reach pins
+        /// the first answer near the edge (−27 ms on a walk 45 ms off) or, under the offset's
+        /// 5 ms prior, shrinks it to nothing certain (−10.7 ms at 2.5 σ for −40 ms). Why two
         /// searches, not one wide one: a wider search keeps fewer pairs (each pair's shifted span
         /// must stay inside the IMU samples), and with ±60 ms from the first the mid-walk starts
         /// of the hidden-timing sets got worse (three of 42 beyond 5 cm, none before), while a
