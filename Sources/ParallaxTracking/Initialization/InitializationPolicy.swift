@@ -200,28 +200,27 @@ extension EstimatorCore {
         let height = Double(imageHeights.0)
         let readoutUnknown = startReadoutUnknown && configuration.startReadoutPriorSigma > 0
         guard solvesShift || readoutUnknown else { return (nil, nil, false) }
-        func solve(readout: Bool, maximumShift: Double) -> GyroBiasFromImages.TimeShift? {
-            // The wide search's prior is half its reach: under the offset's own 5 ms prior an
-            // offset 40 ms off came out −10.7 ms at 2.5 σ, and over ±60 ms under 30 ms, −46.9 ms.
-            let prior = maximumShift > c.startMaximumShift ? maximumShift / 2 : c.priorSigma
-            return solver.solveTimeShift(frames: startup.alignmentFrames, samples: samples, noise: noise, bias: bias,
+        func solve(readout: Bool, maximumShift: Double, prior: Double) -> GyroBiasFromImages.TimeShift? {
+            solver.solveTimeShift(frames: startup.alignmentFrames, samples: samples, noise: noise, bias: bias,
                                   maximumShift: maximumShift, priorSigma: solvesShift ? prior : 1e-6,
                                   lineDelayPriorSigma: readout ? configuration.startReadoutPriorSigma / height : nil)
         }
         // The readout is an unknown more, and a solve that fails with it (an offset beyond the
         // search, a start too still to show rows) still has the shift to give.
-        func search(_ maximumShift: Double) -> GyroBiasFromImages.TimeShift? {
-            (readoutUnknown ? solve(readout: true, maximumShift: maximumShift) : nil)
-                ?? (solvesShift ? solve(readout: false, maximumShift: maximumShift) : nil)
+        func search(_ maximumShift: Double, prior: Double) -> GyroBiasFromImages.TimeShift? {
+            (readoutUnknown ? solve(readout: true, maximumShift: maximumShift, prior: prior) : nil)
+                ?? (solvesShift ? solve(readout: false, maximumShift: maximumShift, prior: prior) : nil)
         }
         // The wide search only where the first found nothing, came out near its edge or stayed
         // under its wait significance (shrunk by the prior), and its answer only where it lies
-        // beyond the first search's reach: a wider search keeps fewer pairs.
-        let narrow = search(c.startMaximumShift)
+        // beyond the first search's reach: a wider search keeps fewer pairs. Its prior is half its
+        // reach: under the offset's own 5 ms prior an offset 40 ms off came out −10.7 ms at 2.5 σ,
+        // and over ±60 ms under 30 ms, −46.9 ms.
+        let narrow = search(c.startMaximumShift, prior: c.priorSigma)
         let wideReach = solvesShift ? c.startWideMaximumShift : 0
-        let nearEdge = narrow.map { abs($0.shift) >= 0.75 * c.startMaximumShift
-                                    || abs($0.shift) < c.startWaitSignificance * $0.sigma } ?? true
-        let wide = wideReach > c.startMaximumShift && nearEdge ? search(wideReach) : nil
+        let inDoubt = narrow.map { abs($0.shift) >= 0.75 * c.startMaximumShift
+                                   || abs($0.shift) < c.startWaitSignificance * $0.sigma } ?? true
+        let wide = wideReach > c.startMaximumShift && inDoubt ? search(wideReach, prior: wideReach / 2) : nil
         let beyond = wide.flatMap { abs($0.shift) > c.startMaximumShift ? $0 : nil }
         guard let found = beyond ?? narrow else { return (nil, nil, false) }
         let shiftLargeEnough = solvesShift && abs(found.shift) >= c.startMinimumShift
