@@ -145,8 +145,9 @@ struct StartupWindow {
     /// Time of the last divergence reset: a re-initialisation waits as long after it as the first
     /// one waits after the start (the alignment needs the same span of frames).
     var resetTime: Double?
-    /// Pose to keep after a divergence reset (position and heading continuity).
-    var anchor: (rotation: Matrix3, position: Vector3)?
+    /// Pose of the old filter that the start after a divergence reset continues from
+    /// (``ResetBridge``: position and heading continuity).
+    var anchor: ResetBridge.Anchor?
     /// Time-offset estimate to keep after a divergence reset.
     var timeOffset: Double?
     /// Time of a start whose velocity came from the visual–inertial alignment (nil otherwise).
@@ -155,6 +156,34 @@ struct StartupWindow {
     /// time shift, without settling it yet (``EstimatorCore/imageTiming``): the start waits for
     /// more frames.
     var timingUndecided = false
+}
+
+/// The filter's body pose at each of the latest frames, as it was estimated then (later updates do
+/// not touch it): where a divergence reset takes its anchor from, a moment before the divergence
+/// showed (``TrackerConfiguration/resetAnchorLookback``). Holds ``span`` seconds.
+struct PoseHistory {
+    private(set) var entries: [ResetBridge.Anchor] = []
+    /// Time of the first pose since the filter started (kept when older poses leave).
+    private(set) var firstTime: Double?
+    /// Seconds of poses kept.
+    let span: Double
+
+    init(span: Double) { self.span = span }
+
+    mutating func add(_ entry: ResetBridge.Anchor) {
+        if let last = entries.last, entry.time <= last.time { entries.removeAll { $0.time >= entry.time } }
+        if firstTime == nil { firstTime = entry.time }
+        entries.append(entry)
+        if let cut = entries.firstIndex(where: { entry.time - $0.time <= span }), cut > 0 { entries.removeFirst(cut) }
+    }
+
+    /// The latest pose at or before `t` (nil when none is that old).
+    func pose(atOrBefore t: Double) -> ResetBridge.Anchor? { entries.last { $0.time <= t } }
+
+    mutating func removeAll() {
+        entries.removeAll()
+        firstTime = nil
+    }
 }
 
 /// The previous frame, as the next one needs it.

@@ -49,6 +49,8 @@ struct EstimatorCore {
     var startup = StartupWindow()
     var health = EstimatorHealth()
     var memory = FrameMemory()
+    /// The filter's pose at the latest frames (the anchor of a start after a divergence reset).
+    var recentPoses = PoseHistory(span: 2.0)
     /// Older views of tracked features for the reported feature points (output only).
     var pointHistory = FeaturePointHistory()
     /// Diagnostics only: rewrites each front-end frame before the back-end sees it (experiments
@@ -91,10 +93,14 @@ struct EstimatorCore {
         startup = StartupWindow()
         health = EstimatorHealth()
         memory = FrameMemory()
+        recentPoses.removeAll()
     }
 
     mutating func addIMU(_ m: IMUMeasurement) {
-        imu.add(m, filterTime: state?.timestamp)
+        // After a divergence reset the samples since the anchor are kept for the bridge
+        // (``ResetBridge``), over no more than the span it bridges.
+        let bridgeFrom = startup.anchor.flatMap { $0.isSettled ? max($0.time, m.timestamp - configuration.resetBridgeMaximumSpan) : nil }
+        imu.add(m, filterTime: state?.timestamp ?? bridgeFrom)
     }
 
     // MARK: - Frames
@@ -208,6 +214,9 @@ struct EstimatorCore {
                 resetAfterDivergence(s, at: frameTime)
             } else {
                 state = s
+                recentPoses.add(ResetBridge.Anchor(time: s.timestamp, rotation: s.rotation, position: s.position,
+                                                   velocity: s.velocity, velocitySigma: s.velocitySigma,
+                                                   biasGyro: s.biasGyro, biasAccel: s.biasAccel))
             }
         }
 
@@ -281,10 +290,23 @@ struct EstimatorCore {
         }
     }
 
-    /// Drops the filter after a divergence, keeping the last pose as the anchor of the next start.
-    /// Internal rather than private so that a test can stand in for a divergence.
+    /// Drops the filter after a divergence, keeping a pose from before the divergence showed
+    /// (``TrackerConfiguration/resetAnchorLookback``) as the anchor of the next start, which bridges
+    /// to it with the IMU (``ResetBridge``). Internal rather than private so that a test can stand
+    /// in for a divergence.
     mutating func resetAfterDivergence(_ s: FilterState, at timestamp: Double) {
-        startup.anchor = (s.clones.last?.rotation ?? s.rotation, s.clones.last?.position ?? s.position)
+        // Unsettled: the last pose, kept as it is.
+        var anchor = ResetBridge.Anchor(time: s.timestamp, rotation: s.clones.last?.rotation ?? s.rotation,
+                                        position: s.clones.last?.position ?? s.position)
+        if let first = recentPoses.firstTime,
+           var settled = recentPoses.pose(atOrBefore: s.timestamp - configuration.resetAnchorLookback),
+           settled.time - first >= configuration.resetBridgeMinimumRun {
+            settled.isSettled = true
+            settled.last = (anchor.rotation, anchor.position)
+            anchor = settled
+        }
+        startup.anchor = anchor
+        recentPoses.removeAll()
         state = nil
         features.removeAll()
         startup.alignmentFrames.removeAll()

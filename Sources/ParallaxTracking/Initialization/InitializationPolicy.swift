@@ -94,15 +94,11 @@ extension EstimatorCore {
             nav.biasAccel = biasAccel
         }
         if let anchor = startup.anchor {
-            // Re-initialisation after a reset: keep position and heading so the world frame stays put.
-            let yawOld = atan2(anchor.rotation[1, 0], anchor.rotation[0, 0])
-            let r = nav.T_world_body.rotationMatrix
-            let yawNew = atan2(r[1, 0], r[0, 0])
-            let rz = SO3.exp(Vector3(0, 0, yawOld - yawNew))
-            nav.T_world_body = RigidTransform(rotationMatrix: rz * r, translation: anchor.position)
-            // The velocity turns with the heading: an aligned velocity is known in the body frame,
-            // and left in the unturned world it would point elsewhere by the yaw change.
-            nav.velocity = rz * nav.velocity
+            // Re-initialisation after a reset: the world frame stays put (heading and position
+            // bridged from the old filter's anchor with the IMU).
+            ResetBridge(maximumSpan: configuration.resetBridgeMaximumSpan)
+                .place(&nav, velocitySigma: uncertainty.velocity, anchor: anchor, samples: imu.slice(from: anchor.time),
+                       gyroCorrection: imuIntrinsics.gyroCorrection, accelCorrection: imuIntrinsics.accelCorrection)
         }
         let offset = configuration.timeOffset, extrinsics = configuration.extrinsics
         let mode: TrackerConfiguration.Mode = isStereo ? .stereo : .mono

@@ -243,6 +243,19 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var zeroVelocityRejectionWeight: Int = 3
     /// Number of frames to report `limited(relocalizing)` after a reset before `normal` may return.
     public var relocalizingFrames: Int = 10
+    /// A divergence reset's next start continues from the old filter's pose this many seconds
+    /// before the reset, bridged to its own time with the IMU (``ResetBridge``): the tests that
+    /// drop a filter fire only after it has been wrong for a while (the consistency test over
+    /// ``inconsistencyWindow`` frames), so its last pose may be well off.
+    public var resetAnchorLookback: Double = 0.5
+    /// The longest span (s) from that pose to the next start that the IMU bridges; a later start
+    /// keeps the pose's position and heading as they were.
+    public var resetBridgeMaximumSpan: Double = 3.0
+    /// The bridge is used only where the old filter had run at least this long (s) before its
+    /// anchor: one that diverged soon after its start (a start in a fast turn with the wrong timing,
+    /// phone V2_02 from 12 s) had no settled velocity or biases to bridge with, and no world worth
+    /// keeping. There the last pose is kept as it is.
+    public var resetBridgeMinimumRun: Double = 3.0
     /// Uncertainty of the IMU stream's gaps (propagation across missing samples).
     public var imuGaps = IMUGapModel()
     /// Camera–IMU time-offset estimation.
