@@ -145,7 +145,7 @@ struct ReinitializationTests {
             lastPose = (pose, g)
         }
         // Measured: mono V1_01 1.1 / 1.9 / 0.6 cm, room3 1.0 / 0.8 / 0.3 cm, stereo V1_01
-        // 2.4 / 0.7 / 0.6 cm; rotations 0.26–1.14°
+        // 2.4 / 1.0 / 0.6 cm; rotations 0.34–1.14°
         // (the tilt is the new start's own, from its alignment's gravity, σ 1.1°), headings
         // 0.01–1.08° (1.5 s of gyro with the old filter's bias). With the last pose kept as it
         // was (mono): 14–52 cm and 1.3–33°.

@@ -61,7 +61,7 @@ struct ResetBridgeTests {
         let truth = Self.motion(span: span)
         let anchor = ResetBridge.Anchor(time: 10, rotation: Self.startRotation, position: .zero, velocity: Self.startVelocity,
                                         velocitySigma: anchorSigma, biasGyro: Self.biasGyro, biasAccel: Self.biasAccel,
-                                        isSettled: true)
+                                        last: (Self.startRotation, .zero))
         var nav = Self.newStart(time: 10 + span, rotation: truth.rotation, velocity: truth.velocity)
         let bridged = ResetBridge().place(&nav, velocitySigma: startSigma, anchor: anchor, samples: truth.samples[...])
         #expect(bridged)
@@ -79,8 +79,8 @@ struct ResetBridgeTests {
         var nav = Self.newStart(time: 10 + span, rotation: truth.rotation, velocity: truth.velocity)
         #expect(!ResetBridge().place(&nav, velocitySigma: 0.1, anchor: anchor, samples: truth.samples[...]))
         #expect(nav.T_world_body.translation == Vector3(1, 2, 3))
-        // Settled, but the samples begin after the anchor.
-        anchor.isSettled = true
+        // Settled (a later last pose given, here the same), but the samples begin after the anchor.
+        anchor.last = (Self.startRotation, Vector3(1, 2, 3))
         nav = Self.newStart(time: 10 + span, rotation: truth.rotation, velocity: truth.velocity)
         #expect(!ResetBridge().place(&nav, velocitySigma: 0.1, anchor: anchor, samples: truth.samples.dropFirst(20)))
         #expect(nav.T_world_body.translation == Vector3(1, 2, 3))

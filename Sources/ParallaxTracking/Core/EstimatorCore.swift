@@ -99,8 +99,8 @@ struct EstimatorCore {
     mutating func addIMU(_ m: IMUMeasurement) {
         // After a divergence reset the samples since the anchor are kept for the bridge
         // (``ResetBridge``), over no more than the span it bridges.
-        let bridgeFrom = startup.anchor.flatMap { $0.isSettled ? max($0.time, m.timestamp - configuration.resetBridgeMaximumSpan) : nil }
-        imu.add(m, filterTime: state?.timestamp ?? bridgeFrom)
+        imu.add(m, filterTime: state?.timestamp
+                    ?? startup.anchor.flatMap { $0.isSettled ? max($0.time, m.timestamp - configuration.resetBridgeMaximumSpan) : nil })
     }
 
     // MARK: - Frames
@@ -301,7 +301,6 @@ struct EstimatorCore {
         if let first = recentPoses.firstTime,
            var settled = recentPoses.pose(atOrBefore: s.timestamp - configuration.resetAnchorLookback),
            settled.time - first >= configuration.resetBridgeMinimumRun {
-            settled.isSettled = true
             settled.last = (anchor.rotation, anchor.position)
             anchor = settled
         }

@@ -55,12 +55,12 @@ struct ResetBridge {
         /// The old filter's IMU biases there (gyroscope rad/s, accelerometer m/s²).
         var biasGyro: Vector3 = .zero
         var biasAccel: Vector3 = .zero
-        /// Whether the old filter had run long enough at this pose for its velocity and biases to be
-        /// trusted (false: the pose is kept as it is, not bridged).
-        var isSettled = false
         /// The old filter's last pose (R_world_body, position), kept as it is where the bridge
-        /// does not apply; nil: this pose is the last.
+        /// does not apply. Set only on an anchor taken from a settled filter (one that had run long
+        /// enough for its velocity and biases to be trusted); nil: this pose is the last, kept.
         var last: (rotation: Matrix3, position: Vector3)?
+        /// Whether the bridge may use this anchor (it came from a settled filter).
+        var isSettled: Bool { last != nil }
     }
 
     /// Longest span bridged with the IMU (s); a start later than this keeps the anchor's position
@@ -85,49 +85,33 @@ struct ResetBridge {
             keep(&nav, anchor: anchor)
             return false
         }
-        let segments = IMUSegment.split(samples, from: anchor.time, to: nav.timestamp, maxGap: .infinity)
-        let biasGyro = anchor.biasGyro, biasAccel = anchor.biasAccel
-        guard !segments.isEmpty else {
+        // The motion over the span in the anchor's body frame (ΔR, Δv, Δp), from the readings
+        // corrected for the anchor's biases and the IMU intrinsics.
+        var motion = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: .zero, tracksUncertainty: false)
+        for segment in IMUSegment.split(samples, from: anchor.time, to: nav.timestamp, maxGap: .infinity) {
+            motion.integrate(gyro: gyroCorrection * (segment.gyro - anchor.biasGyro),
+                             accel: accelCorrection * (segment.accel - anchor.biasAccel), dt: segment.duration)
+        }
+        guard motion.deltaTime > 0 else {
             keep(&nav, anchor: anchor)
             return false
         }
-        // Body turn over the span, R_anchor_now (the body at the anchor to the body now).
-        var turns: [Matrix3] = []
-        turns.reserveCapacity(segments.count)
-        var turn = Matrix3.identity
-        for segment in segments {
-            let step = SO3.exp(gyroCorrection * (segment.gyro - biasGyro) * segment.duration)
-            turns.append(step)
-            turn = turn * step
-        }
-        // Heading: the z rotation that brings the new start's attitude closest to the anchor's,
+        // Heading: the z rotation that brings the new start's attitude closest to the anchor's
         // turned on by the gyro (the yaw of M = R_pred rᵀ about the vertical).
-        let predicted = anchor.rotation * turn
-        let m = predicted * r.transpose
-        let yaw = atan2(m[1, 0] - m[0, 1], m[0, 0] + m[1, 1])
-        let rz = SO3.exp(Vector3(0, 0, yaw))
+        let m = anchor.rotation * motion.deltaRotation * r.transpose
+        let rz = SO3.exp(Vector3(0, 0, atan2(m[1, 0] - m[0, 1], m[0, 0] + m[1, 1])))
         let rotationNow = rz * r
         let velocityNow = rz * nav.velocity
-        // Attitudes along the span, walked forwards from the anchor's (the settled filter's tilt:
-        // a start's alignment leaves its own 0.3–1° off, and 0.5° of gravity is 0.09 m/s²).
-        var attitude = anchor.rotation
-        var tau = 0.0
-        var weighted = Vector3.zero   // ∫ τ a(τ) dτ
-        var integral = Vector3.zero   // ∫ a(τ) dτ
-        for (segment, step) in zip(segments, turns) {
-            let specific = accelCorrection * (segment.accel - biasAccel)
-            // The attitude at the segment's middle, for the specific force over it.
-            let middle = attitude * SO3.exp(gyroCorrection * (segment.gyro - biasGyro) * (0.5 * segment.duration))
-            let a = middle * specific + NavigationState.standardGravity
-            weighted += a * ((tau + 0.5 * segment.duration) * segment.duration)
-            integral += a * segment.duration
-            tau += segment.duration
-            attitude = attitude * step
-        }
-        // Backwards from the new start's velocity, forwards from the anchor's, each weighted by its
-        // velocity's inverse variance.
-        let backward = velocityNow * span - weighted
-        let forward = anchor.velocity * span + integral * span - weighted
+        // The world-frame integrals of a(τ) over the span, along the attitudes turned on from the
+        // anchor's (the settled filter's tilt: a start's alignment leaves its own 0.3–1° off, and
+        // 0.5° of gravity is 0.09 m/s²): ∫ a = g T + R_a Δv, ∫ (T − τ) a = ½ g T² + R_a Δp.
+        let g = NavigationState.standardGravity
+        let integral = g * span + anchor.rotation * motion.deltaVelocity
+        let fromStart = g * (0.5 * span * span) + anchor.rotation * motion.deltaPosition
+        // Forwards from the anchor's velocity, backwards from the new start's (∫ τ a = T ∫ a −
+        // ∫ (T − τ) a), each weighted by its velocity's inverse variance.
+        let forward = anchor.velocity * span + fromStart
+        let backward = velocityNow * span - (integral * span - fromStart)
         let wb = 1 / max(velocitySigma * velocitySigma, 1e-8)
         let wf = anchor.velocitySigma.isFinite ? 1 / max(anchor.velocitySigma * anchor.velocitySigma, 1e-8) : 0
         let position = anchor.position + (backward * wb + forward * wf) / (wb + wf)
