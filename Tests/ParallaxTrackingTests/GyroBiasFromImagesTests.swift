@@ -59,6 +59,31 @@ struct GyroBiasFromImagesTests {
         #expect(solution.sigma < 5e-3)
     }
 
+    /// A bias far beyond the coupled solve's first step limit (0.01 rad/s): from zero, 0.24 rad/s
+    /// takes more fixed-size steps than the solve has iterations. With the limit growing while the
+    /// steps pay off, the coupled solve itself answers, not the free-baseline fallback. (Bearings
+    /// carry 0.3 px of noise: on exact ones the solve's comparison with free baselines is 0 against 0.)
+    @Test("the coupled solve reaches a bias far from its start")
+    func coupledReachesLargeBias() throws {
+        let bias = Vector3(0.15, -0.15, 0.12)
+        let (frames, samples) = VisualInertialAlignmentTests.data(motion: Motion(), duration: 1.0, stereo: false,
+                                                                  bearingNoise: 0.3 / 458)
+        let biased = samples.map { IMUMeasurement(timestamp: $0.timestamp, gyro: $0.gyro + bias, accel: $0.accel) }
+        var solver = GyroBiasFromImages(rig: VisualInertialAlignmentTests.rig)
+        func coupled() -> GyroBiasFromImages.TimeShift? {
+            let pairs = solver.makePairs(frames: frames, samples: biased[...], noise: .zero)
+            return solver.solveTimeShift(pairs, samples: biased[...], noise: .zero, bias: .zero, maximumShift: 0.001,
+                                         shiftPrior: 1e-7, lineDelayPriorSigma: nil, coupled: true)
+        }
+        let found = try #require(coupled())
+        print("coupled solve from zero to a 0.24 rad/s bias: error \((found.bias - bias).norm * 1e3) mrad/s")
+        #expect((found.bias - bias).norm < 2e-3)
+        solver.coupledBiasReach = 1
+        let fixed = coupled()
+        print("with the limit fixed: \(fixed.map { "error \(($0.bias - bias).norm * 1e3) mrad/s" } ?? "no answer")")
+        #expect(fixed == nil, "with the step limit fixed at 0.01 rad/s the solve runs out of iterations")
+    }
+
     @Test("too short a window gives no answer")
     func tooShort() {
         let (frames, samples) = VisualInertialAlignmentTests.data(motion: Motion(), duration: 0.35, stereo: false)

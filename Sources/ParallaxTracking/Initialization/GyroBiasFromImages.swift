@@ -61,6 +61,12 @@ struct GyroBiasFromImages {
     /// over a thousand rows, 0.01 × m/s of velocity) under which it has converged.
     var coupledIterations = 20
     var coupledTolerance = 1e-5
+    /// Largest multiple of its first limit (0.01 rad/s) the bias step of that solve may grow to
+    /// while the steps keep lowering the cost (an adaptive trust region; 1 keeps the limit fixed).
+    var coupledBiasReach = 8.0
+    /// Fraction of each unknown's standard deviation under which every step of that solve must
+    /// fall for it to have converged, besides ``coupledTolerance``.
+    var coupledConvergedFraction = 0.1
     /// Shortest median baseline (m) that solve trusts: below it the camera mostly turns, an error of
     /// 0.1 m/s² in gravity or the accelerometer's bias moves a 0.3 s baseline by 4.5 mm, and the
     /// predicted directions say little (a pure rotation left the gyro bias 3 mrad/s off, against

@@ -86,6 +86,9 @@ extension GyroBiasFromImages {
         var reduced: [Double] = []
         var converged = false
         var cost = 0.0, freeCost = 0.0
+        // The coupled solve's adaptive limit on the bias step (a multiple of 0.01 rad/s), the cost
+        // before the last step, and whether the bias limit clipped that step.
+        var biasReach = 1.0, previousCost = Double.infinity, biasClipped = false, clipped = false
         // From the velocity of the free baselines and gravity from the mean specific force the
         // coupled solve needs more steps (it converges in 8–12 on the hall and room starts).
         for _ in 0..<(coupled ? coupledIterations : iterations) {
@@ -233,11 +236,25 @@ extension GyroBiasFromImages {
             if coupled {
                 // A trust region: from a rough start the full step can overshoot into another
                 // velocity–gravity basin, so no step moves the velocity by more than 0.5 m/s,
-                // gravity by 1 m/s², the shift by 5 ms or the bias by 0.01 rad/s.
+                // gravity by 1 m/s², the shift by 5 ms or the bias by 0.01 rad/s. The bias starts
+                // from zero (or an earlier answer) and a phone's lies 0.1 rad/s or more away, which
+                // at 0.01 rad/s a step used up the iterations before the rest could settle (V2_02
+                // from 12 s: 20 steps, all clipped by the bias). So its limit adapts as a trust
+                // region's radius does (Nocedal & Wright, Numerical Optimization, §4.1): doubled
+                // after a clipped step that lowered the cost, up to ``coupledBiasReach`` times,
+                // halved after a step that raised it. Velocity and gravity start near their answers.
+                if cost < previousCost, biasClipped {
+                    biasReach = min(2 * biasReach, coupledBiasReach)
+                } else if cost >= previousCost {
+                    biasReach = max(1, biasReach / 2)
+                }
+                previousCost = cost
                 let sizes = [Vector3(step[n], step[n + 1], step[n + 2]).norm / 0.5,
                              Vector3(step[n + 3], step[n + 4], step[n + 5]).norm / 1.0,
-                             abs(step[3]) / 0.005, Vector3(step[0], step[1], step[2]).norm / 0.01]
+                             abs(step[3]) / 0.005, Vector3(step[0], step[1], step[2]).norm / (0.01 * biasReach)]
                 let largest = sizes.max() ?? 0
+                clipped = largest > 1
+                biasClipped = clipped && sizes[3] == largest
                 if largest > 1 { step = step.map { $0 / largest } }
             }
             bias += Vector3(step[0], step[1], step[2])
@@ -258,6 +275,18 @@ extension GyroBiasFromImages {
             if abs(step[3]) < tolerance, Vector3(step[0], step[1], step[2]).norm < tolerance, readoutStep < tolerance, motionStep < tolerance {
                 converged = true
                 break
+            }
+            // Near its answer the coupled solve's Huber-weighted steps shrink by a steady ratio,
+            // not quadratically, and the steps above can stay at 1e-4 rad/s for many iterations: it
+            // has also converged once every unknown moves by under a fraction of its own standard
+            // deviation (the answer then changes by less than it is known), a step the trust region
+            // cut short excepted.
+            if coupled, !clipped {
+                let covariance = cholesky.inverse
+                if (0..<m).allSatisfy({ abs(step[$0]) <= coupledConvergedFraction * scale * max(0, covariance[$0, $0]).squareRoot() }) {
+                    converged = true
+                    break
+                }
             }
         }
         if coupled {
