@@ -156,6 +156,10 @@ struct StartupWindow {
     /// time shift, without settling it yet (``EstimatorCore/imageTiming``): the start waits for
     /// more frames.
     var timingUndecided = false
+    /// The start window's images give no gyro bias yet, or show one well beyond its spread with the
+    /// spread still too wide to use (``TrackerConfiguration/startGyroBiasWaitSignificance``): a
+    /// start in motion waits for more frames rather than starting from a zero bias.
+    var gyroBiasUndecided = false
 }
 
 /// The filter's body pose at each of the latest frames, as it was estimated then (later updates do

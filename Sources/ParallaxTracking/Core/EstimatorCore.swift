@@ -277,7 +277,11 @@ struct EstimatorCore {
                 if timing.shift != nil || readoutFound {
                     solution = solver.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
                 }
-                startup.gyroBias = solution.flatMap { $0.sigma <= configuration.initializationPriors.imageGyroBiasMaximumSigma ? $0 : nil }
+                let usable = configuration.initializationPriors.imageGyroBiasMaximumSigma
+                startup.gyroBias = solution.flatMap { $0.sigma <= usable ? $0 : nil }
+                let wait = configuration.startGyroBiasWaitSignificance
+                startup.gyroBiasUndecided = wait > 0
+                    && (solution.map { $0.sigma > usable && $0.bias.norm >= wait * $0.sigma } ?? true)
             }
         }
         // This frame's tracks went to the front-end's test and are read by the filter uncorrected;

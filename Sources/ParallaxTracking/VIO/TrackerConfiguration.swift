@@ -228,6 +228,16 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// TUM-VI room2 from 15 s: 4.2 m), and on 76 global-shutter starts no readout reached 4 σ at
     /// the window's end.
     public var startReadoutWaitSignificance = 4.0
+    /// A start in motion waits for the start window's gyro bias from the images, up to the
+    /// alignment's window (``alignmentWindow``), while they give none (no frame pairs 0.3 s apart
+    /// share enough points, as in a quick turn) or give one wider than
+    /// ``TrackerConfiguration/InitializationPriors/imageGyroBiasMaximumSigma`` that exceeds zero by
+    /// this multiple of its standard deviation. Otherwise it starts from a zero bias: phone room3
+    /// s502 from 12 s (drawn biases, timing hidden) started 0.65 s in while the images showed
+    /// 0.14 rad/s at σ 0.011 (the truth 0.07 rad/s), the phone room3 fixture with a 0.13 rad/s bias
+    /// from 12 s with no pairs at all, and both diverged within 1.2 s (25.7 cm, 74.6 cm). 0 never
+    /// waits (docs/tracking-design.md, "A start that waits for the images' gyro bias").
+    public var startGyroBiasWaitSignificance = 4.0
     /// The shortest readout (s) the start acts on; below it the camera is taken as a global shutter
     /// until ``ReadoutEstimator`` says otherwise once the filter runs.
     public var startMinimumReadout = 0.005
