@@ -131,10 +131,7 @@ struct HandheldAccuracyTests {
         }
         try moved.joined(separator: "\n").write(to: folder.appendingPathComponent("mav0/cam0/data.csv"), atomically: true, encoding: .utf8)
         let yaml = try String(contentsOf: stated.appendingPathComponent("mav0/cam0/sensor.yaml"), encoding: .utf8)
-        let hidden = yaml.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix("timeshift_cam_imu") && !$0.hasPrefix("line_delay") }.joined(separator: "\n")
-        #expect(hidden != yaml)
-        try hidden.write(to: folder.appendingPathComponent("mav0/cam0/sensor.yaml"), atomically: true, encoding: .utf8)
+        try withoutTiming(yaml).write(to: folder.appendingPathComponent("mav0/cam0/sensor.yaml"), atomically: true, encoding: .utf8)
         return (folder, name)
     }
 
@@ -176,15 +173,36 @@ struct HandheldAccuracyTests {
     /// 85 % normal, and TUM-VI room2 at 1.19 m. Now 1.5 cm (room2: 1.1 cm).
     @Test("Phone profile with a large gyroscope bias within 10 cm", .needsSharedTrajectories)
     func phoneWithLargeGyroBias() throws {
+        let (folder, name) = try Self.phoneFixtureWithLargeGyroBias()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.check(dataset: try EuRoCDataset(url: folder), name: "\(name) with a large gyro bias", floor: 0.10)
+    }
+
+    /// The phone fixture (room3, 20 s) in a temporary folder with its IMU simulated again from
+    /// EuRoC-size turn-on biases (0.13 rad/s for the gyroscope) and, with `hidingTiming`, the
+    /// timing left out of `sensor.yaml`; the caller removes the folder.
+    static func phoneFixtureWithLargeGyroBias(hidingTiming: Bool = false) throws -> (URL, String) {
         let (loaded, name) = try TrackingFixtures.simulated(trajectory: "tumvi_room3", stereo: false, duration: 20, profile: .phone)
         _ = try #require(loaded, "\(name)")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-gyro-bias-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
         let bias = InitialBiasSpread(gyroscope: 0.05, accelerometer: 0.2)
         try TrackingFixtures.withRedrawnBias(of: name, trajectory: "tumvi_room3", duration: 20, profile: .phone,
                                              spread: bias, into: folder)
         #expect(bias.draw(seed: 1).gyroscope.norm > 0.1)
-        try Self.check(dataset: try EuRoCDataset(url: folder), name: "\(name) with a large gyro bias", floor: 0.10)
+        if hidingTiming {
+            let yamlURL = folder.appendingPathComponent("mav0/cam0/sensor.yaml")
+            let yaml = try String(contentsOf: yamlURL, encoding: .utf8)
+            try withoutTiming(yaml).write(to: yamlURL, atomically: true, encoding: .utf8)
+        }
+        return (folder, name)
+    }
+
+    /// A `sensor.yaml` text without its `timeshift_cam_imu` and `line_delay` lines.
+    static func withoutTiming(_ yaml: String) -> String {
+        let hidden = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("timeshift_cam_imu") && !$0.hasPrefix("line_delay") }.joined(separator: "\n")
+        #expect(hidden != yaml, "sensor.yaml states no timing to hide")
+        return hidden
     }
 
     /// The phone fixture with a 0.13 rad/s gyro bias (as "Phone profile with a large gyroscope
@@ -194,18 +212,8 @@ struct HandheldAccuracyTests {
     /// the images' bias (``TrackerConfiguration/startGyroBiasWaitSignificance``): 1.1 cm.
     @Test("A phone start in a quick turn waits for the images' gyro bias", .needsSharedTrajectories)
     func phoneStartWaitsForGyroBias() throws {
-        let (loaded, name) = try TrackingFixtures.simulated(trajectory: "tumvi_room3", stereo: false, duration: 20, profile: .phone)
-        _ = try #require(loaded, "\(name)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parallax-gyro-bias-wait-\(UUID().uuidString)")
+        let (folder, name) = try Self.phoneFixtureWithLargeGyroBias(hidingTiming: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try TrackingFixtures.withRedrawnBias(of: name, trajectory: "tumvi_room3", duration: 20, profile: .phone,
-                                             spread: InitialBiasSpread(gyroscope: 0.05, accelerometer: 0.2), into: folder)
-        let yamlURL = folder.appendingPathComponent("mav0/cam0/sensor.yaml")
-        let yaml = try String(contentsOf: yamlURL, encoding: .utf8)
-        let hidden = yaml.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix("timeshift_cam_imu") && !$0.hasPrefix("line_delay") }.joined(separator: "\n")
-        #expect(hidden != yaml)
-        try hidden.write(to: yamlURL, atomically: true, encoding: .utf8)
         let summary = try DatasetRunner(dataset: try EuRoCDataset(url: folder), configuration: TrackerConfiguration(mode: .mono))
             .run(from: 12)
         let ate = try #require(try summary.evaluation()).report.ate.rmse
