@@ -36,12 +36,10 @@ extension EstimatorCore {
         } else {
             let span = configuration.motionInitializationDelay
             guard elapsed >= span else { return }
-            // A readout or time shift the images hint at but do not settle yet: more frames first,
-            // up to the alignment's window.
-            if startup.timingUndecided, !startWindowIsOver(at: newest.timestamp) { return }
-            // So does a gyro bias the images do not give yet, or show clearly but not yet precisely
-            // enough to use: the start would otherwise begin from a zero bias.
-            if startup.gyroBiasUndecided, !startWindowIsOver(at: newest.timestamp) { return }
+            // A readout or time shift the images hint at but do not settle yet, or a gyro bias they
+            // do not give yet or show clearly but not precisely enough to use (the start would
+            // otherwise begin from a zero bias): more frames first, up to the alignment's window.
+            if startup.timingUndecided || startup.gyroBiasUndecided, !startWindowIsOver(at: newest.timestamp) { return }
             // Average over everything since the start (up to 1 s): the longer the span, the smaller
             // the mean acceleration of hand-held motion against gravity.
             let from = newest.timestamp - max(span, min(1.0, elapsed))

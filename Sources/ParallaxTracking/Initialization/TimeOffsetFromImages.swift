@@ -239,10 +239,11 @@ extension GyroBiasFromImages {
                 // gravity by 1 m/s², the shift by 5 ms or the bias by 0.01 rad/s. The bias starts
                 // from zero (or an earlier answer) and a phone's lies 0.1 rad/s or more away, which
                 // at 0.01 rad/s a step used up the iterations before the rest could settle (V2_02
-                // from 12 s: the bias clipped 8–14 of each window's 20 steps). So its limit adapts as a trust
-                // region's radius does (Nocedal & Wright, Numerical Optimization, §4.1): doubled
-                // after a clipped step that lowered the cost, up to ``coupledBiasReach`` times,
-                // halved after a step that raised it. Velocity and gravity start near their answers.
+                // from 12 s: the bias clipped 8–14 of each window's 20 steps). So its limit adapts
+                // as a trust region's radius does (Nocedal & Wright, Numerical Optimization, §4.1):
+                // doubled after a clipped step that lowered the cost, up to ``coupledBiasReach``
+                // times, halved after a step that raised it. Velocity and gravity start near their
+                // answers.
                 if cost < previousCost, biasClipped {
                     biasReach = min(2 * biasReach, coupledBiasReach)
                 } else if cost >= previousCost {
