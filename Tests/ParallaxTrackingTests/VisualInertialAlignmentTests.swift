@@ -153,6 +153,34 @@ struct VisualInertialAlignmentTests {
         #expect(errors(ignored).tilt > 2 * tilt && errors(ignored).velocity > 5 * velocity)
     }
 
+    /// ``VisualInertialAlignment/maximumModelDisagreement``: where the answers with the bias solved
+    /// and with it taken as zero disagree on gravity, the window cannot tell which is right and there
+    /// is no answer; where they agree, the limit changes nothing.
+    @Test("answers with and without the bias that disagree on gravity give no answer", arguments: [false, true])
+    func modelDisagreement(stereo: Bool) throws {
+        let motion = Motion()
+        let (frames, clean) = Self.data(motion: motion, duration: 0.8, stereo: stereo)
+        let bias = Vector3(-0.20, -0.26, -0.55)
+        let biased = clean.map { IMUMeasurement(timestamp: $0.timestamp, gyro: $0.gyro, accel: $0.accel + bias) }
+        let open = VisualInertialAlignment(rig: Self.rig)
+        var plain = open
+        plain.accelBiasSigma = 0
+        let withBias = try #require(open.solve(frames: frames, samples: biased[...], noise: .zero))
+        let withoutBias = try #require(plain.solve(frames: frames, samples: biased[...], noise: .zero))
+        let apart = acos(min(1, withBias.gravity.normalized.dot(withoutBias.gravity.normalized))) * 180 / .pi
+        print("alignment \(stereo ? "stereo" : "mono") with a 0.64 m/s² bias: the two answers \(apart)° apart")
+        #expect(apart > 1.5, "the two answers lie \(apart)° apart")
+        var strict = open
+        strict.maximumModelDisagreement = 0.5 * apart * .pi / 180
+        #expect(strict.solve(frames: frames, samples: biased[...], noise: .zero) == nil)
+        strict.maximumModelDisagreement = 2 * apart * .pi / 180
+        let kept = try #require(strict.solve(frames: frames, samples: biased[...], noise: .zero))
+        #expect((kept.biasAccel - bias).norm < 0.25, "the bias answer fits better here: \(kept.biasAccel)")
+        // Without a bias the answers agree, and a tight limit still answers.
+        strict.maximumModelDisagreement = 0.5 * .pi / 180
+        #expect(strict.solve(frames: frames, samples: clean[...], noise: .zero) != nil)
+    }
+
     @Test("mono: weak acceleration and 0.3 px bearing noise do not collapse the velocity")
     func weakAcceleration() throws {
         // A slow, nearly constant-velocity drift (≈ 0.1 m/s² of acceleration) like a drone

@@ -63,6 +63,11 @@ extension EstimatorCore {
             alignment.biasGyro = gyroBias
             // An answer whose rays miss by more than the images' noise explains: no answer yet.
             alignment.maximumAngularError = configuration.alignmentMaximumError / camera0MeanFocal
+            // Two answers (bias solved, bias zero) that disagree on gravity: no answer yet, in mono
+            // while the moving start may still wait for one.
+            if !isStereo, elapsed < configuration.movingStartTimeout {
+                alignment.maximumModelDisagreement = configuration.alignmentModelDisagreement * .pi / 180
+            }
             let aligned = alignment.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
             if let aligned {
                 // Velocity and gravity from the closed-form alignment of the last frames.

@@ -104,10 +104,16 @@ struct VisualInertialAlignment {
     /// Largest ``Solution/angularError`` (rad) of an answer that is returned: rays that miss by more
     /// carry what the model leaves out (``TrackerConfiguration/alignmentMaximumError``).
     var maximumAngularError = Double.infinity
+    /// Largest angle (rad) between the gravity of the answers with and without the accelerometer
+    /// bias (``bestModel(frames:samples:noise:)``) for which one of them is returned; beyond it the
+    /// window cannot tell a bias from a tilt and a velocity yet, and there is no answer
+    /// (``TrackerConfiguration/alignmentModelDisagreement``).
+    var maximumModelDisagreement = Double.infinity
 
     /// Solves over `frames` (ascending times) with IMU `samples` covering them; nil when the
     /// motion does not make velocity and gravity observable (too little parallax or excitation), or
-    /// when the answer misses its rays by more than ``maximumAngularError``.
+    /// when the answer misses its rays by more than ``maximumAngularError``, or when the answers with
+    /// and without the accelerometer bias disagree by more than ``maximumModelDisagreement``.
     func solve(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> Solution? {
         bestModel(frames: frames, samples: samples, noise: noise).flatMap { $0.angularError <= maximumAngularError ? $0 : nil }
     }
@@ -126,6 +132,10 @@ struct VisualInertialAlignment {
             return withoutBias
         }
         guard let withoutBias else { return withBias }
+        // Both fit to about the images' noise, so the better fit alone may pick the wrong one: only
+        // when they agree on gravity does it not matter which.
+        let disagreement = acos(min(1, max(-1, withBias.gravity.normalized.dot(withoutBias.gravity.normalized))))
+        guard disagreement <= maximumModelDisagreement else { return nil }
         return withBias.angularError < withoutBias.angularError ? withBias : withoutBias
     }
 
