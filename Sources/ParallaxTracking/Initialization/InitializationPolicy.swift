@@ -41,16 +41,13 @@ extension EstimatorCore {
             // otherwise begin from a zero bias): more frames first, up to the alignment's window.
             if startup.timingUndecided || startup.gyroBiasUndecided, !startWindowIsOver(at: newest.timestamp) { return }
             // Average over everything since the start (up to 1 s): the longer the span, the smaller
-            // the mean acceleration of hand-held motion against gravity.
+            // the mean acceleration of hand-held motion against gravity. Each sample is turned into
+            // the newest body frame with the gyro (and the images' bias when known), so a body that
+            // turned meanwhile does not average its earlier gravity directions in: a drone that
+            // pitched 15° in the second before a start otherwise began 7° tilted and reset.
             let from = newest.timestamp - max(span, min(1.0, elapsed))
-            var mean = Vector3.zero, meanGyro = Vector3.zero, count = 0.0
-            for s in samples where s.timestamp >= from {
-                mean += s.accel
-                meanGyro += s.gyro
-                count += 1
-            }
-            guard count >= 3, mean.norm > 1e-6 else { return }
-            mean /= count
+            guard let mean = Self.meanSpecificForce(samples.filter { $0.timestamp >= from },
+                                                    gyroBias: startup.gyroBias?.bias ?? .zero) else { return }
             var up = mean.normalized
             uncertainty = priors.fromMotion
             var vNow: Vector3?
@@ -126,6 +123,22 @@ extension EstimatorCore {
         health.clearUpdates()
         features.removeAll()
         startup.alignmentFrames.removeAll()
+    }
+
+    /// The mean specific force (m/s²) of `samples` in the body frame of the last one: each sample
+    /// turned there with the gyro (less `gyroBias`) integrated between them. Nil for fewer than
+    /// three samples or a mean of zero.
+    static func meanSpecificForce(_ samples: [IMUMeasurement], gyroBias: Vector3) -> Vector3? {
+        var sum = Vector3.zero
+        var rFirstCurrent = Matrix3.identity   // each sample's body frame in the first one's
+        var previous: IMUMeasurement?
+        for s in samples {
+            if let p = previous { rFirstCurrent = rFirstCurrent * SO3.exp((p.gyro - gyroBias) * (s.timestamp - p.timestamp)) }
+            sum += rFirstCurrent * s.accel
+            previous = s
+        }
+        guard samples.count >= 3, sum.norm > 1e-6 else { return nil }
+        return rFirstCurrent.transpose * (sum / Double(samples.count))
     }
 
     /// The parallax (pixels) of the start window (``StartParallax``) between the frame
