@@ -46,7 +46,7 @@ extension EstimatorCore {
             // turned meanwhile does not average its earlier gravity directions in: a drone that
             // pitched 15° in the second before a start otherwise began 7° tilted and reset.
             let from = newest.timestamp - max(span, min(1.0, elapsed))
-            guard let mean = Self.meanSpecificForce(samples.filter { $0.timestamp >= from },
+            guard let mean = Self.meanSpecificForce(samples.drop { $0.timestamp < from },
                                                     gyroBias: startup.gyroBias?.bias ?? .zero) else { return }
             var up = mean.normalized
             uncertainty = priors.fromMotion
@@ -128,7 +128,8 @@ extension EstimatorCore {
     /// The mean specific force (m/s²) of `samples` in the body frame of the last one: each sample
     /// turned there with the gyro (less `gyroBias`) integrated between them. Nil for fewer than
     /// three samples or a mean of zero.
-    static func meanSpecificForce(_ samples: [IMUMeasurement], gyroBias: Vector3) -> Vector3? {
+    static func meanSpecificForce<Samples: Collection>(_ samples: Samples, gyroBias: Vector3) -> Vector3?
+        where Samples.Element == IMUMeasurement {
         var sum = Vector3.zero
         var rFirstCurrent = Matrix3.identity   // each sample's body frame in the first one's
         var previous: IMUMeasurement?
