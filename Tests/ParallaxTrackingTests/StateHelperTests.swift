@@ -28,6 +28,37 @@ struct StateHelperTests {
         #expect(worst <= tolerance, "largest difference \(worst)")
     }
 
+    /// A time offset held at zero variance (a stated offset after a mono start in motion) keeps its
+    /// value and its zero row through an update; released, it has its prior on the diagonal and
+    /// nothing else, and the next update moves it.
+    @Test("A held time offset stays through an update; released, it takes its prior and moves")
+    func heldTimeOffsetRelease() throws {
+        let nav = NavigationState(timestamp: 1, T_world_body: .identity, velocity: Vector3(0.8, 0, 0))
+        let prior = TrackerConfiguration.InitialUncertainty(tilt: 0.02, yaw: 1e-3, position: 1e-3, velocity: 0.1,
+                                                            gyroBias: 0.01, accelBias: 0.2)
+        var s = FilterState(navigation: nav, uncertainty: prior, timeOffset: 0.01, timeOffsetSigma: 0)
+        StateHelper.augmentClone(&s, frame: 1)
+        #expect(s.isHealthy)
+        let n = s.dimension, c = s.timeOffsetColumn
+        // One measurement on velocity x and the offset (a ray moved by velocity × offset).
+        let columns = FilterState.Block.velocity..<(c + 1)
+        var h = [Double](repeating: 0, count: columns.count)
+        h[0] = 1
+        h[c - columns.lowerBound] = 0.8
+        var held = s
+        #expect(StateHelper.update(&held, jacobian: h, columns: columns, residual: [0.05], noiseVariance: 1e-4))
+        #expect(held.timeOffset == 0.01)
+        #expect(held.velocity.x != s.velocity.x, "the velocity takes the whole residual")
+        for i in 0..<n { #expect(held.covariance[c * n + i] == 0 && held.covariance[i * n + c] == 0) }
+
+        StateHelper.releaseTimeOffset(&held, sigma: 0.005)
+        #expect(held.covariance[c * n + c] == 0.005 * 0.005)
+        for i in 0..<n where i != c { #expect(held.covariance[c * n + i] == 0 && held.covariance[i * n + c] == 0) }
+        var released = held
+        #expect(StateHelper.update(&released, jacobian: h, columns: columns, residual: [0.05], noiseVariance: 1e-4))
+        #expect(released.timeOffset != 0.01, "a released offset takes part in the update")
+    }
+
     @Test("Dense update matches P − K S Kᵀ and δx = K r")
     func denseUpdate() throws {
         let s = Support.state(clones: 3, seed: 1)

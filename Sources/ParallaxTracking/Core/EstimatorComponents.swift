@@ -160,6 +160,9 @@ struct StartupWindow {
     /// spread still too wide to use (``TrackerConfiguration/startGyroBiasWaitSignificance``): a
     /// start in motion waits for more frames rather than starting from a zero bias.
     var gyroBiasUndecided = false
+    /// Filter time at which a stated time offset held since the start is released
+    /// (``TrackerConfiguration/TimeOffsetEstimation/statedHoldAfterMonoStart``); nil when none is held.
+    var timeOffsetRelease: Double?
 }
 
 /// The filter's body pose at each of the latest frames, as it was estimated then (later updates do

@@ -26,6 +26,8 @@ struct EstimatorCore {
     let noise: IMUNoise
     /// Camera–IMU time offset before any estimate: the calibration's `timeshift_cam_imu`, or 0.
     let initialTimeOffset: Double
+    /// Whether the calibration states `timeshift_cam_imu` (rather than leaving it to the tracker).
+    let timeOffsetStated: Bool
     /// Rolling-shutter correction when the calibration states a line delay, or once
     /// ``readoutEstimator`` has found one.
     var rollingShutter: RollingShutterCorrection?
@@ -63,6 +65,7 @@ struct EstimatorCore {
         let cam0 = try camera0.makeCameraModel()
         camera0Model = cam0
         initialTimeOffset = camera0.timeOffset ?? 0
+        timeOffsetStated = camera0.timeOffset != nil
         noise = imu.noiseDensities
         rig = CameraRig(camera0: camera0, camera1: camera1)
         rollingShutter = RollingShutterCorrection(camera0: camera0, camera1: camera1, rig: rig)
@@ -169,6 +172,10 @@ struct EstimatorCore {
             if health.framesSinceInit == 0 { health.startTime = frameTime }
             let interval = max(0, frameTime - s.timestamp)
             Propagator(noise: noise, gap: configuration.imuGaps).propagate(&s, to: frameTime, samples: imu.slice(from: s.timestamp))
+            if let release = startup.timeOffsetRelease, s.timestamp >= release {
+                StateHelper.releaseTimeOffset(&s, sigma: configuration.timeOffset.priorSigma)
+                startup.timeOffsetRelease = nil
+            }
             // A dropped image only propagates: the front-end did not see it, so no track ended.
             // A still camera (no image motion) gets a zero-velocity update instead of a clone, so the
             // window keeps frames with parallax (OpenVINS's ZUPT, Geneva et al. ICRA 2020).

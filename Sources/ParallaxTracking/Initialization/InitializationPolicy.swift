@@ -65,7 +65,16 @@ extension EstimatorCore {
             if !isStereo, elapsed < configuration.movingStartTimeout {
                 alignment.maximumModelDisagreement = configuration.alignmentModelDisagreement * .pi / 180
             }
-            let aligned = alignment.solve(frames: startup.alignmentFrames, samples: samples, noise: noise)
+            let outcome = alignment.attempt(frames: startup.alignmentFrames, samples: samples, noise: noise)
+            var aligned: VisualInertialAlignment.Solution?
+            // Two answers that disagree on gravity but both say the body moves faster than a hand
+            // does: not a hand turning in place, whatever the image motion looks like.
+            var alignmentSaysMoving = false
+            switch outcome {
+            case .answer(let solution): aligned = solution
+            case .disagreement(let speed): alignmentSaysMoving = speed > configuration.handheldStartMaximumAlignedSpeed
+            case .none: break
+            }
             if let aligned {
                 // Velocity and gravity from the closed-form alignment of the last frames.
                 up = -aligned.gravity.normalized
@@ -81,7 +90,7 @@ extension EstimatorCore {
                     uncertainty.tilt = priors.alignedTilt
                 }
                 if vNow != nil { uncertainty.velocity = priors.stereoVelocity }
-            } else if handheldSteady() {
+            } else if !alignmentSaysMoving, handheldSteady() {
                 // Mono, turning in place (a hand): no parallax to align, but the velocity is small.
                 vNow = .zero
                 uncertainty.tilt = priors.alignedTilt
@@ -105,8 +114,11 @@ extension EstimatorCore {
         }
         let offset = configuration.timeOffset, extrinsics = configuration.extrinsics
         let mode: TrackerConfiguration.Mode = isStereo ? .stereo : .mono
+        // A stated offset is held while a mono start from the alignment settles: the start's
+        // velocity error would otherwise go into the offset (a ray moves by velocity × offset).
+        let holdsOffset = !isStereo && velocityFromAlignment && timeOffsetStated && offset.statedHoldAfterMonoStart > 0
         var s = FilterState(navigation: nav, uncertainty: uncertainty, timeOffset: startup.timeOffset ?? initialTimeOffset,
-                            timeOffsetSigma: offset.estimate ? offset.priorSigma : 0,
+                            timeOffsetSigma: offset.estimate && !holdsOffset ? offset.priorSigma : 0,
                             readout: rollingShutter?.readout ?? 0,
                             readoutSigma: readoutEstimatedByFilter ? configuration.readoutPriorSigma : 0, rig: rig,
                             extrinsicSigmas: extrinsics.isEstimated(in: mode)
@@ -119,6 +131,7 @@ extension EstimatorCore {
         s.timestamp = min(nav.timestamp, t)
         state = s
         startup.alignedStartTime = velocityFromAlignment ? t : nil
+        startup.timeOffsetRelease = offset.estimate && holdsOffset ? s.timestamp + offset.statedHoldAfterMonoStart : nil
         health.framesSinceInit = 0
         health.clearUpdates()
         features.removeAll()

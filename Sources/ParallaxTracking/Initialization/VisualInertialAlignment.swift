@@ -115,11 +115,33 @@ struct VisualInertialAlignment {
     /// when the answer misses its rays by more than ``maximumAngularError``, or when the answers with
     /// and without the accelerometer bias disagree by more than ``maximumModelDisagreement``.
     func solve(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> Solution? {
-        bestModel(frames: frames, samples: samples, noise: noise).flatMap { $0.angularError <= maximumAngularError ? $0 : nil }
+        if case .answer(let solution) = attempt(frames: frames, samples: samples, noise: noise) { return solution }
+        return nil
     }
 
-    /// The better fitting of the answers with and without the accelerometer bias.
-    private func bestModel(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> Solution? {
+    /// What an attempt to solve found.
+    enum Outcome {
+        /// An answer within ``maximumAngularError``.
+        case answer(Solution)
+        /// Two answers (accelerometer bias solved and taken as zero) that both fit within
+        /// ``maximumAngularError`` but disagree on gravity by more than
+        /// ``maximumModelDisagreement``; `slowerSpeed` is the smaller of their speeds (m/s).
+        case disagreement(slowerSpeed: Double)
+        /// No answer: too little parallax or excitation, or rays that miss.
+        case none
+    }
+
+    /// ``solve(frames:samples:noise:)``, telling an answer refused for disagreement apart from none.
+    func attempt(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> Outcome {
+        switch bestModel(frames: frames, samples: samples, noise: noise) {
+        case .answer(let solution): return solution.angularError <= maximumAngularError ? .answer(solution) : .none
+        case let other: return other
+        }
+    }
+
+    /// The better fitting of the answers with and without the accelerometer bias, or their
+    /// disagreement.
+    private func bestModel(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> Outcome {
         // With the bias free, the linear solve can also hand the bias what belongs to a weakly
         // observed velocity (a drone cruising: V1_01 mono from 8 s ended at 11 cm this way, against
         // 2.1 with the bias at zero); the angular refinement then keeps that bias. Both models are
@@ -129,14 +151,17 @@ struct VisualInertialAlignment {
         plain.accelBiasSigma = 0
         let withoutBias = plain.solveOnce(frames: frames, samples: samples, noise: noise)
         guard accelBiasSigma > 0, let withBias = solveOnce(frames: frames, samples: samples, noise: noise) else {
-            return withoutBias
+            return withoutBias.map { .answer($0) } ?? .none
         }
-        guard let withoutBias else { return withBias }
+        guard let withoutBias else { return .answer(withBias) }
         // Both fit to about the images' noise, so the better fit alone may pick the wrong one: only
         // when they agree on gravity does it not matter which.
         let disagreement = acos(min(1, max(-1, withBias.gravity.normalized.dot(withoutBias.gravity.normalized))))
-        guard disagreement <= maximumModelDisagreement else { return nil }
-        return withBias.angularError < withoutBias.angularError ? withBias : withoutBias
+        guard disagreement <= maximumModelDisagreement else {
+            guard max(withBias.angularError, withoutBias.angularError) <= maximumAngularError else { return .none }
+            return .disagreement(slowerSpeed: min(withBias.velocity.norm, withoutBias.velocity.norm))
+        }
+        return .answer(withBias.angularError < withoutBias.angularError ? withBias : withoutBias)
     }
 
     /// One solve with this configuration's bias prior.

@@ -102,6 +102,18 @@ enum StateHelper {
         state.readout = value
     }
 
+    /// Gives the time offset the standard deviation `sigma`, uncorrelated with the rest: a fresh
+    /// prior for an offset held at zero variance until now (its rows and columns are zero then,
+    /// and stay so through updates and propagation, so nothing is lost by zeroing them).
+    static func releaseTimeOffset(_ state: inout FilterState, sigma: Double) {
+        let n = state.dimension, c = state.timeOffsetColumn
+        for i in 0..<n {
+            state.covariance[i * n + c] = 0
+            state.covariance[c * n + i] = 0
+        }
+        state.covariance[c * n + c] = sigma * sigma
+    }
+
     /// Removes clone `k` and its rows and columns: marginalising a Gaussian is deleting its block.
     static func marginalizeClone(_ state: inout FilterState, at k: Int) {
         let n = state.dimension, m = n - 6, start = state.cloneColumn(k)

@@ -87,6 +87,17 @@ extension TrackerConfiguration {
         /// phone walk with a −45 ms offset not stated ended 1.27 m off with the ±30 ms search
         /// alone (docs/tracking-design.md, "Offsets beyond the first search").
         public var startWideMaximumShift = 0.06
+        /// Seconds after a mono start whose velocity and gravity came from the visual–inertial
+        /// alignment during which an offset the calibration states is held (zero variance), then
+        /// released with ``priorSigma``; 0 estimates it from the first update. An offset the start
+        /// solved from its own images is not held: it is known to a millisecond at best. Why: the
+        /// alignment's velocity can be 15–20 % off on a drone cruising past far points, and a ray's
+        /// shift from the offset is the velocity times the offset, so the first updates moved the
+        /// offset (and with it the extrinsic rotation) instead of the velocity; simulated EuRoC
+        /// V2_02 (phone profile, drawn IMU biases) started at 16 s diverged at 19 s and ended 30 cm
+        /// off; held, 3.7 cm (docs/tracking-design.md, "A stated time offset held while a mono
+        /// start settles").
+        public var statedHoldAfterMonoStart = 2.0
 
         /// The default: estimated, σ 5 ms.
         public init() {}

@@ -127,6 +127,13 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// a refused alignment there falls back to a start from two stereo frames. Infinity turns the
     /// test off.
     public var alignmentModelDisagreement: Double = 2.0
+    /// A steady-looking mono start is not taken as a hand turning in place (a start at rest, see
+    /// ``steadyStartMaximumParallax``) while the alignment's two answers, refused for
+    /// disagreeing on gravity (``alignmentModelDisagreement``), both move faster than this (m/s):
+    /// it waits on for an alignment, up to ``movingStartTimeout``. Why: a phone carried through
+    /// the Gore hall (simulated, drawn IMU biases, seed 916) past far points looked steady, and at
+    /// 1.25 s started at rest while both answers said 0.5–1.1 m/s (truth 0.8): 27.8 cm, a reset.
+    public var handheldStartMaximumAlignedSpeed: Double = 0.3
     /// Velocity standard deviation (m/s) below which an initialising filter is reported `normal`.
     public var convergedVelocitySigma: Double = 0.05
     /// Median feature motion (pixels per frame) below which the camera is considered still.
