@@ -59,7 +59,8 @@ extension EstimatorCore {
             var alignment = VisualInertialAlignment(rig: rig)
             alignment.biasGyro = gyroBias
             // An answer whose rays miss by more than the images' noise explains: no answer yet.
-            alignment.maximumAngularError = configuration.alignmentMaximumError / camera0MeanFocal
+            let maximumError = isStereo ? configuration.alignmentMaximumErrorStereo : configuration.alignmentMaximumError
+            alignment.maximumAngularError = maximumError / camera0MeanFocal
             // Two answers (bias solved, bias zero) that disagree on gravity: no answer yet, in mono
             // while the moving start may still wait for one.
             if !isStereo, elapsed < configuration.movingStartTimeout {

@@ -108,6 +108,14 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// starts within 2.2 px; the six beyond 1.4 px include five of the ten that ended beyond 5 cm
     /// (docs/tracking-design.md, "A start that waits for its timing").
     public var alignmentMaximumError: Double = 1.4
+    /// ``alignmentMaximumError`` for a stereo start (cam0 pixels). Its rays include the second
+    /// camera's, which carry the pair's relative calibration error: `--sensor euroc` (0.15° per
+    /// camera) moves them by up to 2 px, and on simulated MH_03 (seed 917) good answers (velocity
+    /// within 0.02 m/s, gravity within 0.3°) fit at 3.0–3.7 mrad (1.4–1.7 px). Refused, a stereo
+    /// start does not wait but starts from two stereo frames, which diverged 0.5 s later from 20 s
+    /// (6.86 cm); with 2.8 px, 1.79 cm (docs/tracking-design.md, "A stereo alignment fits its
+    /// second camera's calibration error too").
+    public var alignmentMaximumErrorStereo: Double = 2.8
     /// Largest angle (degrees) between the gravity of the alignment's two answers, with the
     /// accelerometer bias solved and with it taken as zero, that a mono start accepts. Beyond it the
     /// window cannot yet tell a bias from a tilt and a velocity, and the start waits for more
