@@ -117,8 +117,8 @@ extension EstimatorCore {
         let mode: TrackerConfiguration.Mode = isStereo ? .stereo : .mono
         // A stated offset is held while a mono start from the alignment settles: the start's
         // velocity error would otherwise go into the offset (a ray moves by velocity × offset).
-        let holdsOffset = !isStereo && velocityFromAlignment && timeOffsetStated && startup.timeOffset == nil
-            && offset.statedHoldAfterMonoStart > 0
+        let holdsOffset = offset.estimate && !isStereo && velocityFromAlignment && timeOffsetStated
+            && startup.timeOffset == nil && offset.statedHoldAfterMonoStart > 0
         var s = FilterState(navigation: nav, uncertainty: uncertainty, timeOffset: startup.timeOffset ?? initialTimeOffset,
                             timeOffsetSigma: offset.estimate && !holdsOffset ? offset.priorSigma : 0,
                             readout: rollingShutter?.readout ?? 0,
@@ -133,7 +133,7 @@ extension EstimatorCore {
         s.timestamp = min(nav.timestamp, t)
         state = s
         startup.alignedStartTime = velocityFromAlignment ? t : nil
-        startup.timeOffsetRelease = offset.estimate && holdsOffset ? s.timestamp + offset.statedHoldAfterMonoStart : nil
+        startup.timeOffsetRelease = holdsOffset ? s.timestamp + offset.statedHoldAfterMonoStart : nil
         health.framesSinceInit = 0
         health.clearUpdates()
         features.removeAll()

@@ -93,12 +93,7 @@ enum StateHelper {
     /// Sets the readout to `value` with standard deviation `sigma`, uncorrelated with the rest (a
     /// fresh prior: the first estimate of ``ReadoutEstimator``; σ 0 fixes it).
     static func resetReadout(_ state: inout FilterState, value: Double, sigma: Double) {
-        let n = state.dimension, r = state.readoutColumn
-        for i in 0..<n {
-            state.covariance[i * n + r] = 0
-            state.covariance[r * n + i] = 0
-        }
-        state.covariance[r * n + r] = sigma * sigma
+        freshPrior(&state, column: state.readoutColumn, sigma: sigma)
         state.readout = value
     }
 
@@ -106,7 +101,12 @@ enum StateHelper {
     /// prior for an offset held at zero variance until now (its rows and columns are zero then,
     /// and stay so through updates and propagation, so nothing is lost by zeroing them).
     static func releaseTimeOffset(_ state: inout FilterState, sigma: Double) {
-        let n = state.dimension, c = state.timeOffsetColumn
+        freshPrior(&state, column: state.timeOffsetColumn, sigma: sigma)
+    }
+
+    /// Sets one scalar state's variance to σ² and its correlations with the rest to zero.
+    private static func freshPrior(_ state: inout FilterState, column c: Int, sigma: Double) {
+        let n = state.dimension
         for i in 0..<n {
             state.covariance[i * n + c] = 0
             state.covariance[c * n + i] = 0
