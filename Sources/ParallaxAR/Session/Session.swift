@@ -291,7 +291,11 @@ public final class Session {
         if let t = output.tracking, t.T_world_body != nil { timeOffset = t.timeOffset }
 
         var transform = Matrix4.identity
-        if let T_W_B = output.T_world_body {
+        // Before the tracker's first pose the camera shows its attitude alone (`limited(initializing)`,
+        // at the origin), as ARKit's does; planes, points and the map use full poses only. A loaded
+        // map's world is not known until the session is placed in it.
+        let attitude = configuration.initialWorldMap == nil ? output.tracking?.attitudeBeforeStart : nil
+        if let T_W_B = output.T_world_body ?? attitude {
             let T_W_C = T_W_B * calibration.T_body_camera
             if T_A_W == nil { T_A_W = WorldFrame.T_A_W(firstCamera: T_W_C, alignment: configuration.worldAlignment) }
             if let T_A_W {

@@ -13,6 +13,8 @@ struct TrackingTally {
     var normalFrames = 0
     /// Seconds from the first frame to the first pose and to the first normal frame.
     var initializationTime: Double?
+    /// Time from the first frame to the first camera orientation (attitude before the first pose).
+    var orientationTime: Double?
     var timeToNormal: Double?
     /// Per-frame CPU milliseconds of the tracker's front-end and back-end.
     var frontEndMs: [Double] = []
@@ -32,6 +34,7 @@ struct TrackingTally {
             normalFrames += 1
             if timeToNormal == nil { timeToNormal = since }
         }
+        if orientationTime == nil, r.displayedCamera != nil { orientationTime = since }
         if let T = r.T_world_body {
             if initializationTime == nil { initializationTime = since }
             trajectory.poses.append(TrajectoryPose(time: r.timestamp + r.timeOffset, timeNs: r.poseTimestampNs, T_world_body: T))
@@ -50,7 +53,8 @@ struct TrackingTally {
         return """
         mode \(mode.rawValue) (one pass, inside the AR session): \(frames) frames, normal \(f(normal)) % \
         (\(normalFrames)/\(frames)); initialised after \(initializationTime.map { f($0) + " s" } ?? "never"), \
-        normal after \(timeToNormal.map { f($0) + " s" } ?? "never")
+        normal after \(timeToNormal.map { f($0) + " s" } ?? "never"), \
+        orientation after \(orientationTime.map { f($0) + " s" } ?? "never")
         tracking ms per frame (median / p99): total \(q(total, 0.5)) / \(q(total, 0.99)), front-end \
         \(q(frontEndMs, 0.5)) / \(q(frontEndMs, 0.99)), back-end \(q(backEndMs, 0.5)) / \(q(backEndMs, 0.99))
         """ + (finalTimeOffset.map { String(format: "\ncamera–IMU time offset (timeshift_cam_imu): %.3f ms", $0 * 1e3) } ?? "")

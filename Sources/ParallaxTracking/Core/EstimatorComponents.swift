@@ -160,6 +160,10 @@ struct StartupWindow {
     /// spread still too wide to use (``TrackerConfiguration/startGyroBiasWaitSignificance``): a
     /// start in motion waits for more frames rather than starting from a zero bias.
     var gyroBiasUndecided = false
+    /// The body's attitude before the first start (gyro turns, tilt from gravity): the camera's
+    /// orientation under `limited(initializing)` until the filter has a pose; nil before the IMU
+    /// has given a tilt, and after a divergence reset (``anchor`` carries the world then).
+    var attitude: StartAttitude?
     /// Filter time at which a stated time offset held since the start is released
     /// (``TrackerConfiguration/TimeOffsetEstimation/statedHoldAfterMonoStart``); nil when none is held.
     var timeOffsetRelease: Double?

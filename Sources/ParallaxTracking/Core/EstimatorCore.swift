@@ -291,6 +291,7 @@ struct EstimatorCore {
                     && (solution.map { $0.sigma > usable && $0.bias.norm >= wait * $0.sigma } ?? true)
             }
         }
+        if startup.anchor == nil { followStartAttitude(through: timestamp) }
         // This frame's tracks went to the front-end's test and are read by the filter uncorrected;
         // from the next frame on every frame is corrected, so the start waits for it.
         if readoutFound { return }
@@ -298,6 +299,23 @@ struct EstimatorCore {
         if state == nil, let frame, let v = stereoVelocity(frame, dt: timestamp - previousFrameTime) {
             startup.stereoVelocities.append((timestamp, v))
             if startup.stereoVelocities.count > 40 { startup.stereoVelocities.removeFirst() }
+        }
+    }
+
+    /// Advances the attitude shown before the first start (``StartAttitude``) to the newest IMU
+    /// sample at or before `t`, its tilt from the mean specific force of the last
+    /// ``StartAttitude/tiltWindow`` seconds. It begins
+    /// once ``TrackerConfiguration/startAttitudeMinimumIMU`` seconds of IMU exist.
+    private mutating func followStartAttitude(through t: Double) {
+        guard let samples = imu.prefix(through: t), let newest = samples.last, let first = imu.firstTime,
+              newest.timestamp - first >= configuration.startAttitudeMinimumIMU else { return }
+        let bias = startup.gyroBias?.bias ?? .zero
+        let up = Self.meanSpecificForce(samples.drop { $0.timestamp < newest.timestamp - StartAttitude.tiltWindow }, gyroBias: bias)
+        if var attitude = startup.attitude {
+            attitude.advance(with: samples.drop { $0.timestamp <= attitude.time }, gyroBias: bias, up: up)
+            startup.attitude = attitude
+        } else if let up {
+            startup.attitude = StartAttitude(up: up, time: newest.timestamp)
         }
     }
 
@@ -321,6 +339,7 @@ struct EstimatorCore {
         features.removeAll()
         startup.alignmentFrames.removeAll()
         startup.gyroBias = nil
+        startup.attitude = nil
         health.relocalizingFrames = configuration.relocalizingFrames
         health.framesSinceInit = 0
         startup.resetTime = timestamp

@@ -25,10 +25,20 @@ extension EstimatorCore {
     func makeResult(timestamp: Double, timestampNs: Int64, frame: FeatureFrame?, featureCount: Int,
                     points: [TrackedFeaturePoint], timings: TrackingTimings) -> TrackingResult {
         guard let s = state else {
-            let st: TrackingState = health.relocalizingFrames > 0 ? .limited(.relocalizing) : .notAvailable
-            return TrackingResult(timestamp: timestamp, timestampNs: timestampNs, trackingState: st,
-                                  T_world_body: nil, T_world_camera: nil, velocity: .zero, biasGyro: .zero,
-                                  biasAccel: .zero, featurePoints: [], trackedFeatureCount: featureCount, timings: timings)
+            let attitude = health.relocalizingFrames > 0 ? nil : startup.attitude
+            let st: TrackingState = health.relocalizingFrames > 0 ? .limited(.relocalizing)
+                : attitude != nil ? .limited(.initializing) : .notAvailable
+            var result = TrackingResult(timestamp: timestamp, timestampNs: timestampNs, trackingState: st,
+                                        T_world_body: nil, T_world_camera: nil, velocity: .zero, biasGyro: .zero,
+                                        biasAccel: .zero, featurePoints: [], trackedFeatureCount: featureCount, timings: timings)
+            if let attitude {
+                result.attitudeBeforeStart = RigidTransform(rotationMatrix: attitude.rotation, translation: .zero)
+                result.cameraExtrinsics = (0..<rig.cameraCount).map {
+                    let (r, p) = rig.extrinsics($0)
+                    return RigidTransform(rotationMatrix: r, translation: p)
+                }
+            }
+            return result
         }
         let T_wb = RigidTransform(rotationMatrix: s.rotation, translation: s.position)
         let trackingState: TrackingState

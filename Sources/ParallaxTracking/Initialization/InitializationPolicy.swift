@@ -106,6 +106,14 @@ extension EstimatorCore {
             nav.biasGyro = gyroBias
             nav.biasAccel = biasAccel
         }
+        if startup.anchor == nil, let attitude = startup.attitude {
+            // The first start keeps the heading the attitude shown so far has (``StartAttitude``):
+            // the world turns about its vertical, which no measurement can tell.
+            let turn = attitude.headingTurn(from: nav.T_world_body.rotationMatrix)
+            nav.T_world_body = RigidTransform(rotationMatrix: turn * nav.T_world_body.rotationMatrix,
+                                              translation: nav.T_world_body.translation)
+            nav.velocity = turn * nav.velocity
+        }
         if let anchor = startup.anchor {
             // Re-initialisation after a reset: the world frame stays put (heading and position
             // bridged from the old filter's anchor with the IMU).
@@ -138,6 +146,7 @@ extension EstimatorCore {
         health.clearUpdates()
         features.removeAll()
         startup.alignmentFrames.removeAll()
+        startup.attitude = nil
     }
 
     /// The mean specific force (m/s²) of `samples` in the body frame of the last one: each sample

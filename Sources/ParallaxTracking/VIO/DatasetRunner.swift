@@ -16,6 +16,9 @@ public struct DatasetRunner {
         public var framesAfterInit = 0
         /// Time from the first frame to the first pose (s), nil if never initialised.
         public var initializationTime: Double?
+        /// Time from the first frame to the first camera orientation (s): the attitude shown before
+        /// the first pose (``TrackingResult/attitudeBeforeStart``) or the first pose; nil if none.
+        public var orientationTime: Double?
         /// Time from the first frame to the first `normal` frame (s).
         public var timeToNormal: Double?
         /// Per-frame milliseconds spent reading and decoding image files (not tracking cost).
@@ -124,6 +127,9 @@ public struct DatasetRunner {
                 if r.trackingState == .normal {
                     summary.normalFrames += 1
                     if summary.timeToNormal == nil { summary.timeToNormal = f.timestamp - (firstFrame ?? f.timestamp) }
+                }
+                if summary.orientationTime == nil, r.displayedCamera != nil {
+                    summary.orientationTime = f.timestamp - (firstFrame ?? f.timestamp)
                 }
                 if let T = r.T_world_body {
                     if summary.initializationTime == nil {

@@ -79,6 +79,10 @@ public struct TrackerConfiguration: Sendable, Equatable {
     public var featurePointMinParallax: Double = 0.03
     /// Static (from rest) initialiser settings.
     public var staticInitializer = StaticInitializer.Configuration()
+    /// Seconds of IMU after which the body's attitude is reported before the first pose
+    /// (``TrackingResult/attitudeBeforeStart``, `limited(initializing)`): a few samples to read the
+    /// up direction from the accelerometer (the mean then grows to ``StartAttitude/tiltWindow``).
+    public var startAttitudeMinimumIMU: Double = 0.02
     /// Seconds of motion after which the estimator initialises from motion if it never saw a still window.
     public var motionInitializationDelay: Double = 0.6
     /// Longest span of frames (s) the visual–inertial alignment uses when initialising from motion.

@@ -41,7 +41,7 @@ public struct TrackingFrameExporter {
 
     /// Appends one frame.
     public mutating func write(_ r: TrackingResult) throws {
-        if T_A_W == nil, let c = r.T_world_camera { T_A_W = Self.arWorld(fromFirstCamera: c) }
+        if T_A_W == nil, let c = r.displayedCamera { T_A_W = Self.arWorld(fromFirstCamera: c) }
         handle.write(Data((line(for: r) + "\n").utf8))
     }
 
@@ -53,7 +53,7 @@ public struct TrackingFrameExporter {
         var transform = Matrix4.identity
         var euler = Vector3.zero
         var points: [String] = []
-        if let c = r.T_world_camera, let a = T_A_W {
+        if let c = r.displayedCamera, let a = T_A_W {
             let T = a * c * flip
             transform = T.matrix
             let e = Quaternion(rotationMatrix: transform.upperLeft3x3).eulerAnglesARKit

@@ -95,6 +95,20 @@ public struct TrackingResult: Sendable {
     /// left error `R = Exp(δθ) R̂`): (xx, xy, yy); nil without a pose. With the truth it gives the
     /// tilt's normalised estimation error squared, a check that the filter is not overconfident.
     public var tiltCovariance: SIMD3<Double>?
+    /// Before the first pose: the body's attitude in the z-up world (turns from the gyroscope, tilt
+    /// from gravity) with the body at the origin, reported with `limited(initializing)` while
+    /// position and scale wait for motion, as ARKit's camera orientation is from the first frames.
+    /// The first pose continues its heading. Nil once there is a pose (``T_world_body``), before
+    /// the IMU has given a tilt, and after a divergence reset.
+    public var attitudeBeforeStart: RigidTransform?
+    /// cam0's pose from ``attitudeBeforeStart`` (the camera turned about the body at the origin).
+    public var cameraBeforeStart: RigidTransform? {
+        guard let attitude = attitudeBeforeStart, let extrinsics = cameraExtrinsics.first else { return nil }
+        return attitude * extrinsics
+    }
+    /// ``T_world_camera``, or before the first pose the orientation-only ``cameraBeforeStart``:
+    /// what a display shows.
+    public var displayedCamera: RigidTransform? { T_world_camera ?? cameraBeforeStart }
     /// ``timestampNs`` moved to the IMU clock (the time of the pose).
     public var poseTimestampNs: Int64 { timestampNs + Int64((timeOffset * 1e9).rounded()) }
 
