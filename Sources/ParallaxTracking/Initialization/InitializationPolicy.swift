@@ -61,6 +61,7 @@ extension EstimatorCore {
             // An answer whose rays miss by more than the images' noise explains: no answer yet.
             let maximumError = isStereo ? configuration.alignmentMaximumErrorStereo : configuration.alignmentMaximumError
             alignment.maximumAngularError = maximumError / camera0MeanFocal
+            if isStereo { alignment.disparityOffsetSigma = configuration.alignmentDisparityOffsetSigma }
             // Two answers (bias solved, bias zero) that disagree on gravity: no answer yet, in mono
             // while the moving start may still wait for one.
             if !isStereo, elapsed < configuration.movingStartTimeout {

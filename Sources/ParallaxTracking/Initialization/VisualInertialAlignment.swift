@@ -43,7 +43,9 @@ struct VisualInertialAlignment {
     /// A bearing `d` (unit, first body frame) from a camera centre whose IMU-known part is `k`,
     /// at time `t` after the first frame; `jba` = ∂Δp/∂b_a of its frame (how the centre moves with
     /// the accelerometer bias).
-    typealias Ray = (d: Vector3, k: Vector3, t: Double, jba: Matrix3)
+    /// `s` turns a cam1 bearing with the pair's disparity offset δ (``disparityOffsetSigma``):
+    /// the bearing is `normalize(d + δ s)`; zero for cam0.
+    typealias Ray = (d: Vector3, k: Vector3, t: Double, jba: Matrix3, s: Vector3)
 
     /// One image's features: normalised cam0 (and cam1) coordinates by feature id.
     struct Frame {
@@ -84,7 +86,7 @@ struct VisualInertialAlignment {
     /// Distance (m) below which the reweighting stops growing.
     var minimumDepth = 0.5
     /// Refine the linear answer by minimising the angular error (see
-    /// ``refineAlongWeakestDirection(_:h:rays:magnitude:)`` and ``refineAngular(_:rays:magnitude:iterations:)``).
+    /// ``refineAlongWeakestDirection(_:h:rays:magnitude:)`` and ``refineAngular(_:rays:magnitude:disparityOffsetSigma:iterations:)``).
     var refinesAngularError = true
     /// Minimum number of usable features.
     var minimumFeatures = 15
@@ -101,6 +103,18 @@ struct VisualInertialAlignment {
     /// the bias took up those errors on hand-held phone starts at 15 s (37–59 cm instead of 2 cm over
     /// four bias draws); with 0.03 the bias a room3 start needed stayed partly in the tilt (2.1 cm).
     var rayDistanceSigma = 0.03, rayAngleSigma = 0.015
+    /// Prior σ (normalised image units) of a constant offset of cam1's horizontal coordinate, solved
+    /// with velocity and gravity in the angular refinement; 0 holds it at zero. Why: the pair's
+    /// relative calibration error (cam1's rotation about the image's vertical axis, the two
+    /// principal points) shifts every disparity alike. Epipolar lines cannot show it (they run
+    /// along the shift), and it biases the depth of far points, whose disparity is a few pixels.
+    /// ``TrackerConfiguration/alignmentDisparityOffsetSigma`` for a stereo start.
+    var disparityOffsetSigma = 0.0
+    /// Smallest solved offset (normalised units, ≈ 0.5 px) that is kept; under it the answer is
+    /// refined without one. Why: on the ideal-calibration Gore walk the start solved 0.0004 (the
+    /// true offset is zero), and that change of the start alone took the 30 s walk from 0.92 to
+    /// 1.66 cm; the offsets of `--sensor euroc` sets that the answer needs are 0.0019–0.0057.
+    var minimumDisparityOffset = 0.001
     /// Largest ``Solution/angularError`` (rad) of an answer that is returned: rays that miss by more
     /// carry what the model leaves out (``TrackerConfiguration/alignmentMaximumError``).
     var maximumAngularError = Double.infinity
@@ -193,7 +207,10 @@ struct VisualInertialAlignment {
                 let cams: [(Int, Vector2)] = [(0, o.left)] + (o.right.map { rig.hasRight ? [(1, $0)] : [] } ?? [])
                 for (cam, z) in cams {
                     let (rc, pc) = rig.cameraPose(cam, bodyRotation: r, bodyPosition: p)
-                    rays[o.id, default: []].append(((rc * Vector3(z.x, z.y, 1)).normalized, pc, t, jp))
+                    let bearing = rc * Vector3(z.x, z.y, 1)
+                    // ∂(bearing / ‖bearing‖) for a shift of x by δ, to first order in the norm.
+                    let s = cam == 1 ? rc * Vector3(1, 0, 0) * (1 / bearing.norm) : .zero
+                    rays[o.id, default: []].append((bearing.normalized, pc, t, jp, s))
                 }
             }
         }
@@ -275,14 +292,21 @@ struct VisualInertialAlignment {
             }
         }
         guard var theta, let last = deltas.last else { return nil }
+        var disparityOffset = 0.0
         let usable = ids.compactMap { rays[$0].map { Self.shifted($0, biasAccel) } }.filter { $0.count >= minimumObservations }
         if refinesAngularError {
             if let refined = Self.refineAlongWeakestDirection(theta, h: lastH, rays: usable, magnitude: gravityMagnitude) {
                 theta = refined
             }
-            theta = Self.refineAngular(theta, rays: usable, magnitude: gravityMagnitude)
+            let start = theta
+            (theta, disparityOffset) = Self.refineAngular(start, rays: usable, magnitude: gravityMagnitude,
+                                                          disparityOffsetSigma: disparityOffsetSigma)
+            // An offset within what the rays can tell is none: the answer without it is kept.
+            if disparityOffset != 0, abs(disparityOffset) < minimumDisparityOffset {
+                (theta, disparityOffset) = Self.refineAngular(start, rays: usable, magnitude: gravityMagnitude)
+            }
         }
-        let finalError = Self.angularError(theta, rays: usable)
+        let finalError = Self.angularError(theta, rays: usable, disparityOffset: disparityOffset)
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
         // Newest frame: v_N = v₀ + g₀ t + Δv + J_v b_a (first body frame), then into body N.
         let vN = v0 + g0 * last.t + last.v + last.jv * biasAccel
@@ -306,7 +330,7 @@ struct VisualInertialAlignment {
 
     /// `rays` with the bias's part of the centre folded into their known part.
     static func shifted(_ rays: [Ray], _ bias: Vector3) -> [Ray] {
-        rays.map { ($0.d, $0.k + $0.jba * bias, $0.t, $0.jba) }
+        rays.map { ($0.d, $0.k + $0.jba * bias, $0.t, $0.jba, $0.s) }
     }
 
     /// The 9 × 9 system with the bias prior added and the bias eliminated (Schur complement):
@@ -334,9 +358,13 @@ struct VisualInertialAlignment {
 
     /// RMS angle (rad) between each ray and the direction from its camera centre to the feature
     /// triangulated with θ = [v₀, g₀] (two angular reweightings of the midpoint triangulation).
-    static func angularError(_ theta: [Double], rays: [[Ray]], cap: Double = 0.01) -> Double {
+    static func angularError(_ theta: [Double], rays: [[Ray]], cap: Double = 0.01, disparityOffset: Double = 0) -> Double {
         var sum = 0.0, count = 0.0
-        for list in rays {
+        for original in rays {
+            let list = disparityOffset == 0 ? original
+                : original.map { ray in (ray.d + ray.s * disparityOffset).normalized }.enumerated().map { i, d in
+                    (d, original[i].k, original[i].t, original[i].jba, original[i].s)
+                }
             let centres = Self.centres(list, theta)
             guard let x = triangulate(list, centres: centres, reweightings: 2) else { continue }
             for (ray, c) in zip(list, centres) {
@@ -424,10 +452,15 @@ struct VisualInertialAlignment {
     /// Nelder–Mead simplex (Nelder & Mead 1965; 5 unknowns: v₀ and a tangent rotation of g₀),
     /// starting from θ. The truncation makes the error non-smooth, hence a derivative-free method;
     /// it runs once per initialisation attempt on a few hundred rays.
-    static func refineAngular(_ theta: [Double], rays: [[Ray]], magnitude: Double,
-                              iterations: Int = 400) -> [Double] {
+    static func refineAngular(_ theta: [Double], rays: [[Ray]], magnitude: Double, disparityOffsetSigma: Double = 0,
+                              iterations: Int = 400) -> (theta: [Double], disparityOffset: Double) {
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
-        guard g0.norm > 1e-9 else { return theta }
+        guard g0.norm > 1e-9 else { return (theta, 0) }
+        // The pair's disparity offset is a sixth unknown where cam1's rays are in and it may move.
+        let withOffset = disparityOffsetSigma > 0 && rays.contains { $0.contains { $0.s != .zero } }
+        let dimensions = withOffset ? 6 : 5
+        let rayCount = Double(rays.reduce(0) { $0 + $1.count })
+        let e0 = angularError(theta, rays: rays)
         // Tangent basis of the gravity direction.
         let gHat = g0.normalized
         let helper = abs(gHat.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
@@ -437,45 +470,55 @@ struct VisualInertialAlignment {
             let g = SO3.exp(e1 * x[3] + e2 * x[4]) * gHat * magnitude
             return [v.x, v.y, v.z, g.x, g.y, g.z]
         }
-        func cost(_ x: [Double]) -> Double { angularError(unpack(x), rays: rays) }
-        let steps = [0.1, 0.1, 0.1, 0.02, 0.02]
-        var simplex: [[Double]] = [[Double](repeating: 0, count: 5)]
-        for i in 0..<5 {
-            var x = [Double](repeating: 0, count: 5)
+        func cost(_ x: [Double]) -> Double {
+            guard withOffset else { return angularError(unpack(x), rays: rays) }
+            // The offset's prior as one more squared error among the rays' (their error e₀ per σ
+            // of offset). Counted once per feature seen by cam1 instead, the offsets came closer
+            // to the simulator's on six sets but 70 stereo starts did worse (53.2 against 50.7 cm
+            // summed): the free offset also takes up the pair's other relative errors.
+            let e = angularError(unpack(x), rays: rays, disparityOffset: x[5])
+            let prior = e0 * x[5] / disparityOffsetSigma
+            return ((e * e * rayCount + prior * prior) / rayCount).squareRoot()
+        }
+        let steps = [0.1, 0.1, 0.1, 0.02, 0.02, 0.5 * disparityOffsetSigma]
+        var simplex: [[Double]] = [[Double](repeating: 0, count: dimensions)]
+        for i in 0..<dimensions {
+            var x = [Double](repeating: 0, count: dimensions)
             x[i] = steps[i]
             simplex.append(x)
         }
         var values = simplex.map(cost)
+        let n = dimensions   // the worst vertex's index once sorted
         for _ in 0..<iterations {
             let order = values.indices.sorted { values[$0] < values[$1] }
             simplex = order.map { simplex[$0] }
             values = order.map { values[$0] }
-            if values[5] - values[0] < 1e-12 { break }
-            var centroid = [Double](repeating: 0, count: 5)
-            for p in simplex.prefix(5) { for i in 0..<5 { centroid[i] += p[i] / 5 } }
-            func along(_ t: Double) -> [Double] { (0..<5).map { centroid[$0] + t * (simplex[5][$0] - centroid[$0]) } }
+            if values[n] - values[0] < 1e-12 { break }
+            var centroid = [Double](repeating: 0, count: n)
+            for p in simplex.prefix(n) { for i in 0..<n { centroid[i] += p[i] / Double(n) } }
+            func along(_ t: Double) -> [Double] { (0..<n).map { centroid[$0] + t * (simplex[n][$0] - centroid[$0]) } }
             let reflected = along(-1), fr = cost(reflected)
             if fr < values[0] {
                 let expanded = along(-2), fe = cost(expanded)
-                if fe < fr { simplex[5] = expanded; values[5] = fe } else { simplex[5] = reflected; values[5] = fr }
-            } else if fr < values[4] {
-                simplex[5] = reflected; values[5] = fr
+                if fe < fr { simplex[n] = expanded; values[n] = fe } else { simplex[n] = reflected; values[n] = fr }
+            } else if fr < values[n - 1] {
+                simplex[n] = reflected; values[n] = fr
             } else {
-                let contracted = fr < values[5] ? along(-0.5) : along(0.5)
+                let contracted = fr < values[n] ? along(-0.5) : along(0.5)
                 let fc = cost(contracted)
-                if fc < min(fr, values[5]) {
-                    simplex[5] = contracted; values[5] = fc
+                if fc < min(fr, values[n]) {
+                    simplex[n] = contracted; values[n] = fc
                 } else {
                     // Shrink towards the best vertex.
-                    for k in 1...5 {
-                        simplex[k] = (0..<5).map { simplex[0][$0] + 0.5 * (simplex[k][$0] - simplex[0][$0]) }
+                    for k in 1...n {
+                        simplex[k] = (0..<n).map { simplex[0][$0] + 0.5 * (simplex[k][$0] - simplex[0][$0]) }
                         values[k] = cost(simplex[k])
                     }
                 }
             }
         }
         let best = values.indices.min { values[$0] < values[$1] } ?? 0
-        return unpack(simplex[best])
+        return (unpack(simplex[best]), withOffset ? simplex[best][5] : 0)
     }
 
     /// Minimises θᵀHθ − 2bᵀθ over θ = [v, g] subject to ‖g‖ = `magnitude`.

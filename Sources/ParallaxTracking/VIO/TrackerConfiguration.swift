@@ -120,6 +120,15 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// (6.86 cm); with 2.8 px, 1.79 cm (docs/tracking-design.md, "A stereo alignment fits its
     /// second camera's calibration error too").
     public var alignmentMaximumErrorStereo: Double = 2.8
+    /// Prior σ (normalised image units; 0 holds it at zero) of the offset of cam1's horizontal
+    /// coordinate that a stereo start's alignment solves with velocity and gravity. The pair's
+    /// relative calibration error shifts every disparity alike: `--sensor euroc`'s 0.15° and
+    /// 0.75 px per camera give offsets of 0.0006–0.0043 (0.3–2 px) on simulated sets, which put
+    /// the depth of a point 10 m away 4–40 % off, and the alignment then bent gravity and velocity
+    /// to fit them (Gore hall, seed 954: 1.76° and 17 %). Epipolar lines run along the offset, so
+    /// the matches cannot show it; the start's motion, known from the IMU, can. 0.004 is the
+    /// offsets' size (docs/tracking-design.md, "A stereo start solves its disparity offset").
+    public var alignmentDisparityOffsetSigma: Double = 0.004
     /// Largest angle (degrees) between the gravity of the alignment's two answers, with the
     /// accelerometer bias solved and with it taken as zero, that a mono start accepts. Beyond it the
     /// window cannot yet tell a bias from a tilt and a velocity, and the start waits for more
