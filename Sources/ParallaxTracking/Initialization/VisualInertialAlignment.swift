@@ -362,9 +362,7 @@ struct VisualInertialAlignment {
         var sum = 0.0, count = 0.0
         for original in rays {
             let list = disparityOffset == 0 ? original
-                : original.map { ray in (ray.d + ray.s * disparityOffset).normalized }.enumerated().map { i, d in
-                    (d, original[i].k, original[i].t, original[i].jba, original[i].s)
-                }
+                : original.map { (($0.d + $0.s * disparityOffset).normalized, $0.k, $0.t, $0.jba, $0.s) }
             let centres = Self.centres(list, theta)
             guard let x = triangulate(list, centres: centres, reweightings: 2) else { continue }
             for (ray, c) in zip(list, centres) {
@@ -449,9 +447,11 @@ struct VisualInertialAlignment {
     }
 
     /// Minimises the (truncated) angular error over velocity and gravity direction with the
-    /// Nelder–Mead simplex (Nelder & Mead 1965; 5 unknowns: v₀ and a tangent rotation of g₀),
+    /// Nelder–Mead simplex (Nelder & Mead 1965; 5 unknowns: v₀ and a tangent rotation of g₀, and
+    /// the pair's disparity offset as a sixth under `disparityOffsetSigma` when cam1's rays are in),
     /// starting from θ. The truncation makes the error non-smooth, hence a derivative-free method;
-    /// it runs once per initialisation attempt on a few hundred rays.
+    /// it runs once per initialisation attempt on a few hundred rays. Returns the answer and the
+    /// offset (0 when not solved).
     static func refineAngular(_ theta: [Double], rays: [[Ray]], magnitude: Double, disparityOffsetSigma: Double = 0,
                               iterations: Int = 400) -> (theta: [Double], disparityOffset: Double) {
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
@@ -460,7 +460,7 @@ struct VisualInertialAlignment {
         let withOffset = disparityOffsetSigma > 0 && rays.contains { $0.contains { $0.s != .zero } }
         let dimensions = withOffset ? 6 : 5
         let rayCount = Double(rays.reduce(0) { $0 + $1.count })
-        let e0 = angularError(theta, rays: rays)
+        let e0 = withOffset ? angularError(theta, rays: rays) : 0
         // Tangent basis of the gravity direction.
         let gHat = g0.normalized
         let helper = abs(gHat.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
