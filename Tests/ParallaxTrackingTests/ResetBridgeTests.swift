@@ -94,4 +94,38 @@ struct ResetBridgeTests {
         #expect(!ResetBridge(maximumSpan: 0.5).place(&nav, velocitySigma: 0.1, anchor: anchor, samples: truth.samples[...]))
         #expect(nav.T_world_body.translation == Vector3(4, 5, 6))
     }
+
+    /// The anchor's velocity carried on with the IMU (what picks a restart's answer) is the true
+    /// velocity in the body frame at the new start, and there is none from an unsettled anchor.
+    @Test("Carries the anchor's velocity to the new start's body frame")
+    func carriesVelocity() throws {
+        let span = 1.5
+        let truth = Self.motion(span: span)
+        var anchor = ResetBridge.Anchor(time: 10, rotation: Self.startRotation, position: .zero, velocity: Self.startVelocity,
+                                        velocitySigma: 0.02, biasGyro: Self.biasGyro, biasAccel: Self.biasAccel,
+                                        last: (Self.startRotation, .zero))
+        let carried = try #require(ResetBridge().predictedBodyVelocity(anchor: anchor, at: 10 + span, samples: truth.samples[...]))
+        #expect((carried - truth.rotation.transpose * truth.velocity).norm < 1e-3)
+        anchor.last = nil
+        #expect(ResetBridge().predictedBodyVelocity(anchor: anchor, at: 10 + span, samples: truth.samples[...]) == nil)
+    }
+
+    /// Two answers refused for disagreeing: the carried velocity picks the one near it only when the
+    /// other lies three times farther (the old filter may be half a metre per second off).
+    @Test("A restart's carried velocity picks an answer only when it tells the two apart")
+    func restartChoice() {
+        func answer(_ v: Vector3) -> VisualInertialAlignment.Solution {
+            VisualInertialAlignment.Solution(gravity: Vector3(0, 0, -9.81), velocity: v, featureCount: 40, gravityRatio: 1)
+        }
+        let configuration = TrackerConfiguration(mode: .mono)
+        let carried = Vector3(-0.13, 0.73, -0.72)
+        // The phone V1_02 restart: the bias-solved answer 0.47 m/s from the carried velocity, the
+        // other 3.3 m/s.
+        let right = answer(Vector3(-0.27, 0.38, -1.01)), wrong = answer(Vector3(-0.93, 1.48, -3.51))
+        #expect(EstimatorCore.closer(right, wrong, to: carried, configuration: configuration)?.velocity == right.velocity)
+        #expect(EstimatorCore.closer(wrong, right, to: carried, configuration: configuration)?.velocity == right.velocity)
+        // Neither near it, or the two about as far: no choice.
+        #expect(EstimatorCore.closer(right, wrong, to: Vector3(2, 2, 2), configuration: configuration) == nil)
+        #expect(EstimatorCore.closer(right, answer(Vector3(-0.2, 1.0, -0.4)), to: carried, configuration: configuration) == nil)
+    }
 }

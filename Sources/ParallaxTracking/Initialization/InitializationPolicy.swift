@@ -74,7 +74,12 @@ extension EstimatorCore {
             var alignmentSaysMoving = false
             switch outcome {
             case .answer(let solution): aligned = solution
-            case .disagreement(let speed): alignmentSaysMoving = speed > configuration.handheldStartMaximumAlignedSpeed
+            case .disagreement(let withBias, let withoutBias):
+                // After a divergence reset the old filter's velocity, carried on with the IMU, may
+                // tell the two apart (``restartVelocityTolerance``).
+                aligned = restartChoice(withBias, withoutBias, at: newest.timestamp)
+                let slower = min(withBias.velocity.norm, withoutBias.velocity.norm)
+                alignmentSaysMoving = aligned == nil && slower > configuration.handheldStartMaximumAlignedSpeed
             case .none: break
             }
             if let aligned {
@@ -148,6 +153,33 @@ extension EstimatorCore {
         features.removeAll()
         startup.alignmentFrames.removeAll()
         startup.attitude = nil
+    }
+
+    /// Of two alignment answers refused for disagreeing on gravity, the one whose velocity the old
+    /// filter's carries on to (``ResetBridge/predictedBodyVelocity(anchor:at:samples:gyroCorrection:accelCorrection:)``)
+    /// when the other lies much farther from it: nil on a first start, after a reset whose anchor is
+    /// not settled, or when neither is within ``TrackerConfiguration/restartVelocityTolerance`` or
+    /// the two are not ``TrackerConfiguration/restartVelocitySeparation`` apart in distance.
+    func restartChoice(_ a: VisualInertialAlignment.Solution, _ b: VisualInertialAlignment.Solution,
+                       at time: Double) -> VisualInertialAlignment.Solution? {
+        guard let anchor = startup.anchor,
+              let predicted = ResetBridge(maximumSpan: configuration.resetBridgeMaximumSpan)
+                .predictedBodyVelocity(anchor: anchor, at: time, samples: imu.slice(from: anchor.time),
+                                       gyroCorrection: imuIntrinsics.gyroCorrection,
+                                       accelCorrection: imuIntrinsics.accelCorrection) else { return nil }
+        return Self.closer(a, b, to: predicted, configuration: configuration)
+    }
+
+    /// Of `a` and `b`, the one near `carried` (within ``TrackerConfiguration/restartVelocityTolerance``)
+    /// while the other lies ``TrackerConfiguration/restartVelocitySeparation`` times farther; nil
+    /// otherwise.
+    static func closer(_ a: VisualInertialAlignment.Solution, _ b: VisualInertialAlignment.Solution, to carried: Vector3,
+                       configuration: TrackerConfiguration) -> VisualInertialAlignment.Solution? {
+        let limit = max(configuration.restartVelocityTolerance,
+                        configuration.restartVelocityRelativeTolerance * carried.norm)
+        let (da, db) = ((a.velocity - carried).norm, (b.velocity - carried).norm)
+        let (near, dNear, dFar) = da <= db ? (a, da, db) : (b, db, da)
+        return dNear <= limit && dFar >= configuration.restartVelocitySeparation * dNear ? near : nil
     }
 
     /// The mean specific force (m/s²) of `samples` in the body frame of the last one: each sample

@@ -124,6 +124,25 @@ struct ResetBridge {
         return true
     }
 
+    /// The anchor's velocity carried to `time` with the IMU and the anchor's biases, in the body
+    /// frame at `time` (the gyro turning the anchor's attitude on); nil where the bridge would not
+    /// apply (unsettled anchor, span too long or not covered).
+    func predictedBodyVelocity(anchor: Anchor, at time: Double, samples: ArraySlice<IMUMeasurement>,
+                               gyroCorrection: Matrix3 = .identity, accelCorrection: Matrix3 = .identity) -> Vector3? {
+        let span = time - anchor.time
+        let covered = (samples.first.map { $0.timestamp <= anchor.time } ?? false)
+            && (samples.last.map { $0.timestamp >= time - 0.05 } ?? false)
+        guard anchor.isSettled, anchor.velocitySigma.isFinite, span > 0, span <= maximumSpan, covered else { return nil }
+        var motion = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: .zero, tracksUncertainty: false)
+        for segment in IMUSegment.split(samples, from: anchor.time, to: time, maxGap: .infinity) {
+            motion.integrate(gyro: gyroCorrection * (segment.gyro - anchor.biasGyro),
+                             accel: accelCorrection * (segment.accel - anchor.biasAccel), dt: segment.duration)
+        }
+        guard motion.deltaTime > 0 else { return nil }
+        let velocity = anchor.velocity + NavigationState.standardGravity * span + anchor.rotation * motion.deltaVelocity
+        return (anchor.rotation * motion.deltaRotation).transpose * velocity
+    }
+
     /// The old filter's last heading and position as they were (no IMU across the span).
     private func keep(_ nav: inout NavigationState, anchor: Anchor) {
         let (rotation, position) = anchor.last ?? (anchor.rotation, anchor.position)

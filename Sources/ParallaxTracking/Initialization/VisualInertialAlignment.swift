@@ -139,8 +139,8 @@ struct VisualInertialAlignment {
         case answer(Solution)
         /// Two answers (accelerometer bias solved and taken as zero) that both fit within
         /// ``maximumAngularError`` but disagree on gravity by more than
-        /// ``maximumModelDisagreement``; `slowerSpeed` is the smaller of their speeds (m/s).
-        case disagreement(slowerSpeed: Double)
+        /// ``maximumModelDisagreement``.
+        case disagreement(withBias: Solution, withoutBias: Solution)
         /// No answer: too little parallax or excitation, or rays that miss.
         case none
     }
@@ -173,7 +173,7 @@ struct VisualInertialAlignment {
         let disagreement = acos(min(1, max(-1, withBias.gravity.normalized.dot(withoutBias.gravity.normalized))))
         guard disagreement <= maximumModelDisagreement else {
             guard max(withBias.angularError, withoutBias.angularError) <= maximumAngularError else { return .none }
-            return .disagreement(slowerSpeed: min(withBias.velocity.norm, withoutBias.velocity.norm))
+            return .disagreement(withBias: withBias, withoutBias: withoutBias)
         }
         return .answer(withBias.angularError < withoutBias.angularError ? withBias : withoutBias)
     }

@@ -120,6 +120,22 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// (6.86 cm); with 2.8 px, 1.79 cm (docs/tracking-design.md, "A stereo alignment fits its
     /// second camera's calibration error too").
     public var alignmentMaximumErrorStereo: Double = 2.8
+    /// How far (m/s: the larger of this and ``restartVelocityRelativeTolerance`` × the predicted
+    /// speed) an alignment
+    /// answer may lie from the old filter's velocity carried on with the IMU after a divergence
+    /// reset, for that velocity to pick it among two answers refused for disagreeing on gravity.
+    /// Why: a restart on a phone V1_02 flight (accelerometer bias 0.45 m/s², seed 956, from 16 s)
+    /// waited 0.7 s with the bias-solved answer right (0.05 m/s from the truth's 1.17 m/s) beside
+    /// one without bias 2.9 m/s off, then took a later answer without bias 1.8 m/s off and reset
+    /// again. The carried velocity was 0.47 m/s from the right answer: the old filter was about
+    /// to diverge. So it only tells apart answers much farther apart than its own error
+    /// (``restartVelocitySeparation``).
+    public var restartVelocityTolerance: Double = 0.3
+    /// See ``restartVelocityTolerance``.
+    public var restartVelocityRelativeTolerance: Double = 0.5
+    /// How many times farther from the carried velocity the other answer must lie.
+    public var restartVelocitySeparation: Double = 3
+
     /// Prior σ (normalised image units; 0 holds it at zero) of the offset of cam1's horizontal
     /// coordinate that a stereo start's alignment solves with velocity and gravity. The pair's
     /// relative calibration error shifts every disparity alike: `--sensor euroc`'s 0.15° and
