@@ -21,6 +21,14 @@ extension EstimatorCore {
         health.record(used: used, rejected: rejected, window: configuration.inconsistencyWindow)
     }
 
+    /// Each camera's `T_body_camera` in `rig` (cam0, then cam1).
+    static func extrinsicTransforms(_ rig: CameraRig) -> [RigidTransform] {
+        (0..<rig.cameraCount).map {
+            let (r, p) = rig.extrinsics($0)
+            return RigidTransform(rotationMatrix: r, translation: p)
+        }
+    }
+
     /// Packs the public result and decides the tracking state (ARKit semantics).
     func makeResult(timestamp: Double, timestampNs: Int64, frame: FeatureFrame?, featureCount: Int,
                     points: [TrackedFeaturePoint], timings: TrackingTimings) -> TrackingResult {
@@ -33,10 +41,7 @@ extension EstimatorCore {
                                         biasAccel: .zero, featurePoints: [], trackedFeatureCount: featureCount, timings: timings)
             if let attitude {
                 result.attitudeBeforeStart = RigidTransform(rotationMatrix: attitude.rotation, translation: .zero)
-                result.cameraExtrinsics = (0..<rig.cameraCount).map {
-                    let (r, p) = rig.extrinsics($0)
-                    return RigidTransform(rotationMatrix: r, translation: p)
-                }
+                result.cameraExtrinsics = Self.extrinsicTransforms(rig)
             }
             return result
         }
@@ -56,10 +61,7 @@ extension EstimatorCore {
         } else {
             trackingState = .normal
         }
-        let extrinsics = (0..<s.rig.cameraCount).map {
-            let (r, p) = s.rig.extrinsics($0)
-            return RigidTransform(rotationMatrix: r, translation: p)
-        }
+        let extrinsics = Self.extrinsicTransforms(s.rig)
         var result = TrackingResult(timestamp: timestamp, timestampNs: timestampNs, trackingState: trackingState,
                                     T_world_body: T_wb, T_world_camera: T_wb * extrinsics[0], velocity: s.velocity,
                                     biasGyro: s.biasGyro, biasAccel: s.biasAccel, featurePoints: points,

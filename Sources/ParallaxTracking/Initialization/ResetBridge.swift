@@ -79,20 +79,8 @@ struct ResetBridge {
                gyroCorrection: Matrix3 = .identity, accelCorrection: Matrix3 = .identity) -> Bool {
         let r = nav.T_world_body.rotationMatrix
         let span = nav.timestamp - anchor.time
-        let covered = (samples.first.map { $0.timestamp <= anchor.time } ?? false)
-            && (samples.last.map { $0.timestamp >= nav.timestamp - 0.05 } ?? false)
-        guard anchor.isSettled, span > 0, span <= maximumSpan, covered else {
-            keep(&nav, anchor: anchor)
-            return false
-        }
-        // The motion over the span in the anchor's body frame (ΔR, Δv, Δp), from the readings
-        // corrected for the anchor's biases and the IMU intrinsics.
-        var motion = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: .zero, tracksUncertainty: false)
-        for segment in IMUSegment.split(samples, from: anchor.time, to: nav.timestamp, maxGap: .infinity) {
-            motion.integrate(gyro: gyroCorrection * (segment.gyro - anchor.biasGyro),
-                             accel: accelCorrection * (segment.accel - anchor.biasAccel), dt: segment.duration)
-        }
-        guard motion.deltaTime > 0 else {
+        guard let motion = motion(from: anchor, to: nav.timestamp, samples: samples,
+                                  gyroCorrection: gyroCorrection, accelCorrection: accelCorrection) else {
             keep(&nav, anchor: anchor)
             return false
         }
@@ -130,17 +118,29 @@ struct ResetBridge {
     func predictedBodyVelocity(anchor: Anchor, at time: Double, samples: ArraySlice<IMUMeasurement>,
                                gyroCorrection: Matrix3 = .identity, accelCorrection: Matrix3 = .identity) -> Vector3? {
         let span = time - anchor.time
+        guard anchor.velocitySigma.isFinite,
+              let motion = motion(from: anchor, to: time, samples: samples,
+                                  gyroCorrection: gyroCorrection, accelCorrection: accelCorrection) else { return nil }
+        let velocity = anchor.velocity + NavigationState.standardGravity * span + anchor.rotation * motion.deltaVelocity
+        return (anchor.rotation * motion.deltaRotation).transpose * velocity
+    }
+
+    /// The motion from the anchor to `time` in the anchor's body frame (ΔR, Δv, Δp), from the
+    /// readings corrected for the anchor's biases and the IMU intrinsics; nil where the bridge does
+    /// not apply: an unsettled anchor, a span that is not positive, longer than ``maximumSpan`` or
+    /// not covered by `samples`.
+    private func motion(from anchor: Anchor, to time: Double, samples: ArraySlice<IMUMeasurement>,
+                        gyroCorrection: Matrix3, accelCorrection: Matrix3) -> Preintegration? {
+        let span = time - anchor.time
         let covered = (samples.first.map { $0.timestamp <= anchor.time } ?? false)
             && (samples.last.map { $0.timestamp >= time - 0.05 } ?? false)
-        guard anchor.isSettled, anchor.velocitySigma.isFinite, span > 0, span <= maximumSpan, covered else { return nil }
+        guard anchor.isSettled, span > 0, span <= maximumSpan, covered else { return nil }
         var motion = Preintegration(biasGyro: .zero, biasAccel: .zero, noise: .zero, tracksUncertainty: false)
         for segment in IMUSegment.split(samples, from: anchor.time, to: time, maxGap: .infinity) {
             motion.integrate(gyro: gyroCorrection * (segment.gyro - anchor.biasGyro),
                              accel: accelCorrection * (segment.accel - anchor.biasAccel), dt: segment.duration)
         }
-        guard motion.deltaTime > 0 else { return nil }
-        let velocity = anchor.velocity + NavigationState.standardGravity * span + anchor.rotation * motion.deltaVelocity
-        return (anchor.rotation * motion.deltaRotation).transpose * velocity
+        return motion.deltaTime > 0 ? motion : nil
     }
 
     /// The old filter's last heading and position as they were (no IMU across the span).
