@@ -19,6 +19,8 @@ extension EstimatorCore {
         var nav: NavigationState
         var uncertainty: TrackerConfiguration.InitialUncertainty
         var velocityFromAlignment = false
+        // The alignment's answer when the start takes it, for its joint covariance.
+        var answer: VisualInertialAlignment.Solution?
         var gyroBias = Vector3.zero
         var biasAccel = Vector3.zero
         let visuallyStill = startup.stillSince.map { t - $0 >= configuration.staticInitializer.window * 0.5 } ?? false
@@ -58,6 +60,7 @@ extension EstimatorCore {
             }
             var alignment = VisualInertialAlignment(rig: rig)
             alignment.biasGyro = gyroBias
+            alignment.covarianceBiasSigma = priors.fromMotion.accelBias
             // An answer whose rays miss by more than the images' noise explains: no answer yet.
             let maximumError = isStereo ? configuration.alignmentMaximumErrorStereo : configuration.alignmentMaximumError
             alignment.maximumAngularError = maximumError / camera0MeanFocal
@@ -87,6 +90,7 @@ extension EstimatorCore {
                 up = -aligned.gravity.normalized
                 vNow = aligned.velocity
                 velocityFromAlignment = true
+                answer = aligned
                 biasAccel = aligned.biasAccel
                 uncertainty.tilt = priors.alignedTilt
                 uncertainty.velocity = priors.alignedVelocity
@@ -145,6 +149,11 @@ extension EstimatorCore {
                             imuIntrinsics: imuIntrinsics,
                             imuIntrinsicSigmas: configuration.imuIntrinsics.standardDeviations(in: mode))
         s.timestamp = min(nav.timestamp, t)
+        if priors.alignedJointCovarianceModes.contains(mode), let answer, let covariance = answer.covariance {
+            // The answer's tilt, velocity and bias errors are correlated (``VisualInertialAlignment/answerCovariance(information:raySigma:gravity:last:)``).
+            StateHelper.setAlignedStartCovariance(&s, answer: covariance, gravityInBody: answer.gravity,
+                                                  floor: priors.alignedJointFloor)
+        }
         state = s
         startup.alignedStartTime = velocityFromAlignment ? t : nil
         startup.timeOffsetRelease = holdsOffset ? s.timestamp + offset.statedHoldAfterMonoStart : nil

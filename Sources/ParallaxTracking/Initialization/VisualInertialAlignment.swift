@@ -70,6 +70,10 @@ struct VisualInertialAlignment {
         /// RMS angle (rad, truncated at 10 mrad) between the rays and the points triangulated from
         /// the answer: how well it explains the images.
         var angularError = 0.0
+        /// Covariance (9 × 9) of the answer's errors, ordered [gravity, velocity, accelerometer
+        /// bias] in the newest body frame (``VisualInertialAlignment/answerCovariance(information:raySigma:gravity:last:)``);
+        /// nil when the normal matrix was singular.
+        var covariance: Matrix?
     }
 
     let rig: CameraRig
@@ -103,6 +107,10 @@ struct VisualInertialAlignment {
     /// the bias took up those errors on hand-held phone starts at 15 s (37–59 cm instead of 2 cm over
     /// four bias draws); with 0.03 the bias a room3 start needed stayed partly in the tilt (2.1 cm).
     var rayDistanceSigma = 0.03, rayAngleSigma = 0.015
+    /// σ (m/s²) of the accelerometer bias in the answer's ``Solution/covariance``, also for an
+    /// answer that held the bias at zero: the bias is unknown either way, and it trades against the
+    /// tilt and the speed in a short window.
+    var covarianceBiasSigma = 0.2
     /// Prior σ (normalised image units) of a constant offset of cam1's horizontal coordinate, solved
     /// with velocity and gravity in the angular refinement; 0 holds it at zero. Why: the pair's
     /// relative calibration error (cam1's rotation about the image's vertical axis, the two
@@ -221,6 +229,7 @@ struct VisualInertialAlignment {
         var used = 0
         var ratio = 0.0
         var lastH = Matrix(rows: 6, cols: 6)
+        var lastInformation: (h: Matrix, raySigma: Double)?
         var biasAccel = Vector3.zero
         let n = Self.unknowns
         for pass in 0..<passes {
@@ -273,6 +282,7 @@ struct VisualInertialAlignment {
             guard let reduced = reduce(h: h, b: b, raySigma: pass == 0 ? rayDistanceSigma : rayAngleSigma)
             else { return nil }
             lastH = reduced.h
+            lastInformation = (h, pass == 0 ? rayDistanceSigma : rayAngleSigma)
             guard let free = try? Cholesky(reduced.h).solve(reduced.b) else { return nil }
             ratio = Vector3(free[3], free[4], free[5]).norm / gravityMagnitude
             guard abs(ratio - 1) <= gravityTolerance else { return nil }
@@ -310,8 +320,47 @@ struct VisualInertialAlignment {
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
         // Newest frame: v_N = v₀ + g₀ t + Δv + J_v b_a (first body frame), then into body N.
         let vN = v0 + g0 * last.t + last.v + last.jv * biasAccel
+        let covariance = lastInformation.flatMap {
+            answerCovariance(information: $0.h, raySigma: $0.raySigma, gravity: g0, last: (last.r, last.t, last.jv))
+        }
         return Solution(gravity: last.r.transpose * g0, velocity: last.r.transpose * vN, featureCount: used,
-                        gravityRatio: ratio, biasAccel: biasAccel, angularError: finalError)
+                        gravityRatio: ratio, biasAccel: biasAccel, angularError: finalError, covariance: covariance)
+    }
+
+    /// Covariance of the answer's errors in the newest body frame, ordered [g_N, v_N, b_a]: the
+    /// inverse of the last pass's normal matrix (points eliminated) with each ray's error σ
+    /// `raySigma` (the unit of the bias prior's weight, which allows for the start's unestimated
+    /// timing and calibration) and the bias's prior ``covarianceBiasSigma``, conditioned on ‖g₀‖
+    /// (held at 9.81), then carried to the newest frame (g_N = R_N0ᵀ g₀,
+    /// v_N = R_N0ᵀ (v₀ + g₀ t + Δv + J_v b_a)).
+    ///
+    /// Why: the unknowns are strongly correlated. A window that cannot tell a horizontal bias from
+    /// a tilt and a speed pins their combination and leaves the trade between them loose; a filter
+    /// started from independent priors believes each. On 72 mono sweep starts the filter's velocity
+    /// σ fell to 0.005 m/s within a second while the speed was 0.1–0.2 m/s off.
+    func answerCovariance(information h: Matrix, raySigma: Double, gravity g0: Vector3,
+                          last: (r: Matrix3, t: Double, jv: Matrix3)) -> Matrix? {
+        let n = Self.unknowns
+        guard raySigma > 0, covarianceBiasSigma > 0, g0.norm > 0 else { return nil }
+        var information = h * (1 / (raySigma * raySigma))
+        for p in 6..<9 { information[p, p] += 1 / (covarianceBiasSigma * covarianceBiasSigma) }
+        guard let factor = try? Cholesky(information) else { return nil }
+        var sigma = factor.inverse
+        // Conditioned on the known ‖g₀‖: Σ − Σ jᵀ (j Σ jᵀ)⁻¹ j Σ with j = ∂‖g₀‖/∂θ = [0, ĝ₀ᵀ, 0].
+        let u = g0.normalized
+        let sj = (0..<n).map { p in (0..<3).reduce(0.0) { $0 + sigma[p, 3 + $1] * u[$1] } }
+        let jsj = (0..<3).reduce(0.0) { $0 + u[$1] * sj[3 + $1] }
+        guard jsj > 0 else { return nil }
+        for p in 0..<n { for q in 0..<n { sigma[p, q] -= sj[p] * sj[q] / jsj } }
+        // [g_N, v_N, b_a] = A [v₀, g₀, b_a].
+        let rt = last.r.transpose
+        var a = Matrix(rows: n, cols: n)
+        a.setBlock(row: 0, col: 3, rt)
+        a.setBlock(row: 3, col: 0, rt)
+        a.setBlock(row: 3, col: 3, rt * last.t)
+        a.setBlock(row: 3, col: 6, rt * last.jv)
+        a.setBlock(row: 6, col: 6, Matrix3.identity)
+        return a * sigma * a.transpose
     }
 
     /// Unknowns of the linear system: v₀, g₀ and the accelerometer bias b_a.

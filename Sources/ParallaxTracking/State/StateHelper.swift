@@ -90,6 +90,41 @@ enum StateHelper {
                                   velocity: state.velocity, heldTime: state.heldTime))
     }
 
+    /// Gives a start from the visual–inertial alignment the answer's joint uncertainty: `answer` is
+    /// the covariance of [g, v, b_a] in the body frame (``VisualInertialAlignment/Solution/covariance``),
+    /// `gravityInBody` the answer's gravity. The state's rotation is gravity-aligned with it
+    /// (R ĝ = −‖g‖ e_z) and its velocity is R v̂. With the left rotation error R = Exp(δθ) R̂:
+    /// - a gravity error δg turns the world's vertical: δθ × e_z = R̂ δg / ‖g‖, that is
+    ///   δθ_x = −(R̂ δg)_y / ‖g‖, δθ_y = (R̂ δg)_x / ‖g‖ (no yaw);
+    /// - δv_world = R̂ δv − [R̂ v̂]× δθ; the bias error stays in the body frame.
+    /// The tilt, velocity and accelerometer-bias blocks and their correlations are replaced by that
+    /// covariance plus `floor`'s tilt, velocity and bias σ on the diagonal; the yaw keeps
+    /// its prior, and nothing else is touched.
+    static func setAlignedStartCovariance(_ state: inout FilterState, answer: Matrix, gravityInBody g: Vector3,
+                                          floor: TrackerConfiguration.InitialUncertainty) {
+        let r = state.rotation, m = r * (1 / g.norm)
+        var tilt = Matrix3.zero
+        for q in 0..<3 { tilt[0, q] = -m[1, q]; tilt[1, q] = m[0, q] }
+        var j = Matrix(rows: 9, cols: 9)
+        j.setBlock(row: 0, col: 0, tilt)
+        j.setBlock(row: 3, col: 0, Matrix3.skew(state.velocity) * tilt * -1)
+        j.setBlock(row: 3, col: 3, r)
+        j.setBlock(row: 6, col: 6, Matrix3.identity)
+        let c = j * answer * j.transpose
+        let floors = [floor.tilt, floor.tilt, 0, floor.velocity, floor.velocity, floor.velocity,
+                      floor.accelBias, floor.accelBias, floor.accelBias]
+        let columns = [0, 1, 2, FilterState.Block.velocity, FilterState.Block.velocity + 1, FilterState.Block.velocity + 2,
+                       FilterState.Block.accelBias, FilterState.Block.accelBias + 1, FilterState.Block.accelBias + 2]
+        let n = state.dimension
+        let yaw = state.covariance[2 * n + 2]
+        for (i, a) in columns.enumerated() {
+            for (k, b) in columns.enumerated() {
+                state.covariance[a * n + b] = a == 2 || b == 2 ? 0 : c[i, k] + (i == k ? floors[i] * floors[i] : 0)
+            }
+        }
+        state.covariance[2 * n + 2] = yaw
+    }
+
     /// Sets the readout to `value` with standard deviation `sigma`, uncorrelated with the rest (a
     /// fresh prior: the first estimate of ``ReadoutEstimator``; σ 0 fixes it).
     static func resetReadout(_ state: inout FilterState, value: Double, sigma: Double) {
