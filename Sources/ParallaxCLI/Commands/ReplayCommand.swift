@@ -114,6 +114,7 @@ struct ReplayCommand: ParsableCommand {
         (\(s.normalFrames)/\(s.frames)); initialised after \(s.initializationTime.map { f($0) + " s" } ?? "never"), \
         normal after \(s.timeToNormal.map { f($0) + " s" } ?? "never"), \
         orientation after \(s.orientationTime.map { f($0) + " s" } ?? "never")
+        \(s.recoveries.report)
         tracking ms per frame (median / p99): total \(f(SampleStatistics.quantile(total, 0.5))) / \
         \(f(SampleStatistics.quantile(total, 0.99))), front-end \(f(SampleStatistics.quantile(fe, 0.5))) / \
         \(f(SampleStatistics.quantile(fe, 0.99))), back-end \(f(SampleStatistics.quantile(be, 0.5))) / \

@@ -16,6 +16,8 @@ struct TrackingTally {
     /// Time from the first frame to the first camera orientation (attitude before the first pose).
     var orientationTime: Double?
     var timeToNormal: Double?
+    /// Losses of the pose after the first one and how long each lasted.
+    var recoveries = PoseRecoveries()
     /// Per-frame CPU milliseconds of the tracker's front-end and back-end.
     var frontEndMs: [Double] = []
     var backEndMs: [Double] = []
@@ -35,6 +37,7 @@ struct TrackingTally {
             if timeToNormal == nil { timeToNormal = since }
         }
         if orientationTime == nil, r.displayedCamera != nil { orientationTime = since }
+        recoveries.add(timestamp: r.timestamp, hasPose: r.T_world_body != nil)
         if let T = r.T_world_body {
             if initializationTime == nil { initializationTime = since }
             trajectory.poses.append(TrajectoryPose(time: r.timestamp + r.timeOffset, timeNs: r.poseTimestampNs, T_world_body: T))
@@ -55,6 +58,7 @@ struct TrackingTally {
         (\(normalFrames)/\(frames)); initialised after \(initializationTime.map { f($0) + " s" } ?? "never"), \
         normal after \(timeToNormal.map { f($0) + " s" } ?? "never"), \
         orientation after \(orientationTime.map { f($0) + " s" } ?? "never")
+        \(recoveries.report)
         tracking ms per frame (median / p99): total \(q(total, 0.5)) / \(q(total, 0.99)), front-end \
         \(q(frontEndMs, 0.5)) / \(q(frontEndMs, 0.99)), back-end \(q(backEndMs, 0.5)) / \(q(backEndMs, 0.99))
         """ + (finalTimeOffset.map { String(format: "\ncamera–IMU time offset (timeshift_cam_imu): %.3f ms", $0 * 1e3) } ?? "")

@@ -61,6 +61,7 @@ extension EstimatorCore {
             var alignment = VisualInertialAlignment(rig: rig)
             alignment.biasGyro = gyroBias
             alignment.covarianceBiasSigma = priors.fromMotion.accelBias
+            alignment.covarianceRayAngleSigma = priors.alignedRayAngleSigma
             // An answer whose rays miss by more than the images' noise explains: no answer yet.
             let maximumError = isStereo ? configuration.alignmentMaximumErrorStereo : configuration.alignmentMaximumError
             alignment.maximumAngularError = maximumError / camera0MeanFocal

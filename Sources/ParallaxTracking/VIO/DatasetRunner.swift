@@ -21,6 +21,8 @@ public struct DatasetRunner {
         public var orientationTime: Double?
         /// Time from the first frame to the first `normal` frame (s).
         public var timeToNormal: Double?
+        /// Losses of the pose after the first one (divergence resets) and how long each lasted.
+        public var recoveries = PoseRecoveries()
         /// Per-frame milliseconds spent reading and decoding image files (not tracking cost).
         public var decodeMs: [Double] = []
         /// Per-frame front-end milliseconds.
@@ -131,6 +133,7 @@ public struct DatasetRunner {
                 if summary.orientationTime == nil, r.displayedCamera != nil {
                     summary.orientationTime = f.timestamp - (firstFrame ?? f.timestamp)
                 }
+                summary.recoveries.add(timestamp: f.timestamp, hasPose: r.T_world_body != nil)
                 if let T = r.T_world_body {
                     if summary.initializationTime == nil {
                         summary.initializationTime = f.timestamp - (firstFrame ?? f.timestamp)
