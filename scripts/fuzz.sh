@@ -64,6 +64,12 @@ for t in "${targets[@]}"; do
     artifacts="Fuzz/Artifacts/$t/"
     mkdir -p "$work" "$artifacts"
     log=".build-fuzz/$t.log"
+    # The targets' scratch files (ScratchFolder, under the temporary directory) go to a folder of
+    # this run's own, emptied first: libFuzzer ends the process with exit(), so nothing removes
+    # them, and each run under /tmp left one folder per target behind.
+    scratch=".build-fuzz/tmp/$t"
+    rm -rf "$scratch"
+    mkdir -p "$scratch"
     echo "== fuzzing $t for $seconds s"
     set +e
     # Leak checks off (libFuzzer's and LeakSanitizer's at exit): the Swift runtime's metadata
@@ -72,7 +78,7 @@ for t in "${targets[@]}"; do
     # it counts as a hang: the bundled AR scene (two 256² procedural textures), a seed of the scene
     # target, takes 4.3 s in this instrumented debug build on a quiet machine and passed 10 s on a
     # loaded 2-core one (2026-11-30).
-    ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" nice -n 10 "$exe" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -max_len=65536 \
+    TMPDIR="$PWD/$scratch" ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" nice -n 10 "$exe" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -max_len=65536 \
         -detect_leaks=0 -print_final_stats=1 -artifact_prefix="$artifacts" "$work" "Fuzz/Corpus/$t" >"$log" 2>&1
     rc=$?
     set -e
