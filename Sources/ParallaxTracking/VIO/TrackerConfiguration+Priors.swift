@@ -247,14 +247,14 @@ extension TrackerConfiguration {
         /// ``alignedTilt``, ``alignedVelocity`` and the bias prior, independent. Mono only: on 192
         /// simulated mono starts (24 sets, starts at 0–20 s) the summed ATE went 387.0 → 248.7 cm
         /// (99 better, 49 worse; a phone V1_02 start with a 0.45 m/s² bias 22.9 → 5.3 cm, EuRoC V1_01
-        /// from 8 s 95.6 → 12.7), on 48 held-out starts 67.9 → 60.4, while 80 stereo starts went
+        /// from 8 s 95.6 → 12.7), on 48 starts of 8 newer sets 67.9 → 60.4, while 80 stereo starts went
         /// 65.2 → 68.6 cm (34 better, 29 worse; 66.1 with a 0.015 rad ray σ): a stereo window fixes
         /// the scale, and its answer is not ambiguous in the same way.
         public var alignedJointCovarianceModes: Set<Mode> = [.mono]
         /// σ (rad) of a ray's angle in that covariance (never below the answer's RMS misfit). Why
         /// 0.005 (about two pixels at EuRoC's focal length): on the 192 sweep starts 0.015 (the
         /// alignment's own weight unit) and 0.005 did alike (244.8 and 248.7 cm summed from 387.0),
-        /// but on 48 held-out starts (8 new sets) 0.015 let a good phone V1_02 start drift along
+        /// but on 48 starts of 8 newer sets 0.015 let a good phone V1_02 start drift along
         /// its ambiguity for 3 s (3.6 → 8.3 cm) and summed 67.9 → 65.8 cm, 0.005 67.9 → 60.4, 0.0075
         /// 61.3.
         public var alignedRayAngleSigma = 0.005
