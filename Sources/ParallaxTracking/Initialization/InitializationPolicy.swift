@@ -18,8 +18,7 @@ extension EstimatorCore {
         let priors = configuration.initializationPriors
         var nav: NavigationState
         var uncertainty: TrackerConfiguration.InitialUncertainty
-        var velocityFromAlignment = false
-        // The alignment's answer when the start takes it, for its joint covariance.
+        // The alignment's answer when the start takes its velocity and gravity from it.
         var answer: VisualInertialAlignment.Solution?
         var gyroBias = Vector3.zero
         var biasAccel = Vector3.zero
@@ -90,7 +89,6 @@ extension EstimatorCore {
                 // Velocity and gravity from the closed-form alignment of the last frames.
                 up = -aligned.gravity.normalized
                 vNow = aligned.velocity
-                velocityFromAlignment = true
                 answer = aligned
                 biasAccel = aligned.biasAccel
                 uncertainty.tilt = priors.alignedTilt
@@ -136,7 +134,7 @@ extension EstimatorCore {
         let mode: TrackerConfiguration.Mode = isStereo ? .stereo : .mono
         // A stated offset is held while a mono start from the alignment settles: the start's
         // velocity error would otherwise go into the offset (a ray moves by velocity × offset).
-        let holdsOffset = offset.estimate && !isStereo && velocityFromAlignment && timeOffsetStated
+        let holdsOffset = offset.estimate && !isStereo && answer != nil && timeOffsetStated
             && startup.timeOffset == nil && offset.statedHoldAfterMonoStart > 0
         var s = FilterState(navigation: nav, uncertainty: uncertainty, timeOffset: startup.timeOffset ?? initialTimeOffset,
                             timeOffsetSigma: offset.estimate && !holdsOffset ? offset.priorSigma : 0,
@@ -156,7 +154,7 @@ extension EstimatorCore {
                                                   floor: priors.alignedJointFloor)
         }
         state = s
-        startup.alignedStartTime = velocityFromAlignment ? t : nil
+        startup.alignedStartTime = answer != nil ? t : nil
         startup.timeOffsetRelease = holdsOffset ? s.timestamp + offset.statedHoldAfterMonoStart : nil
         health.framesSinceInit = 0
         health.clearUpdates()

@@ -232,7 +232,7 @@ struct VisualInertialAlignment {
         var used = 0
         var ratio = 0.0
         var lastH = Matrix(rows: 6, cols: 6)
-        var lastInformation: (h: Matrix, raySigma: Double)?
+        var lastInformation: Matrix?
         var biasAccel = Vector3.zero
         let n = Self.unknowns
         for pass in 0..<passes {
@@ -285,7 +285,7 @@ struct VisualInertialAlignment {
             guard let reduced = reduce(h: h, b: b, raySigma: pass == 0 ? rayDistanceSigma : rayAngleSigma)
             else { return nil }
             lastH = reduced.h
-            lastInformation = (h, pass == 0 ? rayDistanceSigma : covarianceRayAngleSigma)
+            lastInformation = h
             guard let free = try? Cholesky(reduced.h).solve(reduced.b) else { return nil }
             ratio = Vector3(free[3], free[4], free[5]).norm / gravityMagnitude
             guard abs(ratio - 1) <= gravityTolerance else { return nil }
@@ -323,9 +323,10 @@ struct VisualInertialAlignment {
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
         // Newest frame: v_N = v₀ + g₀ t + Δv + J_v b_a (first body frame), then into body N.
         let vN = v0 + g0 * last.t + last.v + last.jv * biasAccel
+        // The last pass weighed angles (a reweighted pass) or, alone, distances.
+        let raySigma = passes > 1 ? max(covarianceRayAngleSigma, finalError) : rayDistanceSigma
         let covariance = lastInformation.flatMap {
-            answerCovariance(information: $0.h, raySigma: passes > 1 ? max($0.raySigma, finalError) : $0.raySigma,
-                             gravity: g0, last: (last.r, last.t, last.jv))
+            answerCovariance(information: $0, raySigma: raySigma, gravity: g0, last: (last.r, last.t, last.jv))
         }
         return Solution(gravity: last.r.transpose * g0, velocity: last.r.transpose * vN, featureCount: used,
                         gravityRatio: ratio, biasAccel: biasAccel, angularError: finalError, covariance: covariance)
@@ -336,9 +337,8 @@ struct VisualInertialAlignment {
     /// `raySigma` (an angle after the reweighted passes: ``covarianceRayAngleSigma``, about two
     /// pixels, for the start's unestimated timing and calibration, which the rays' RMS misfit of
     /// about 1 mrad does not show: with it the speed errors of 72 starts were 2–100 σ) and the
-    /// bias's prior ``covarianceBiasSigma``, conditioned on ‖g₀‖
-    /// (held at 9.81), then carried to the newest frame (g_N = R_N0ᵀ g₀,
-    /// v_N = R_N0ᵀ (v₀ + g₀ t + Δv + J_v b_a)).
+    /// bias's prior ``covarianceBiasSigma``, conditioned on ‖g₀‖ (held at 9.81), then carried to
+    /// the newest frame (g_N = R_N0ᵀ g₀, v_N = R_N0ᵀ (v₀ + g₀ t + Δv + J_v b_a)).
     ///
     /// Why: the unknowns are strongly correlated. A window that cannot tell a horizontal bias from
     /// a tilt and a speed pins their combination and leaves the trade between them loose; a filter
