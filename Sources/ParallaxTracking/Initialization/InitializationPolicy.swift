@@ -81,10 +81,16 @@ extension EstimatorCore {
                 // After a divergence reset the old filter's velocity, carried on with the IMU, may
                 // tell the two apart (``restartVelocityTolerance``).
                 aligned = restartChoice(withBias, withoutBias, at: newest.timestamp)
+                startup.disagreeingAnswers.append((withBias, withoutBias))
+                if aligned == nil {
+                    aligned = Self.steadyAnswer(startup.disagreeingAnswers.suffix(configuration.steadyAnswerAttempts),
+                                                configuration: configuration)
+                }
                 let slower = min(withBias.velocity.norm, withoutBias.velocity.norm)
                 alignmentSaysMoving = aligned == nil && slower > configuration.handheldStartMaximumAlignedSpeed
             case .none: break
             }
+            if case .disagreement = outcome {} else { startup.disagreeingAnswers.removeAll() }
             if let aligned {
                 // Velocity and gravity from the closed-form alignment of the last frames.
                 up = -aligned.gravity.normalized
@@ -168,6 +174,37 @@ extension EstimatorCore {
     /// when the other lies much farther from it: nil on a first start, after a reset whose anchor is
     /// not settled, or when neither is within ``TrackerConfiguration/restartVelocityTolerance`` or
     /// the two are not ``TrackerConfiguration/restartVelocitySeparation`` apart in distance.
+    /// The answer of the model (bias solved, or bias zero) that fitted its rays clearly better
+    /// (``TrackerConfiguration/steadyAnswerFitRatio``) in each of `pairs`, the last
+    /// ``TrackerConfiguration/steadyAnswerAttempts`` attempts refused for disagreement, when that
+    /// model's answers agree with each other on the accelerometer bias and the speed; nil otherwise.
+    /// Why: a start whose two answers stay apart waited up to ``TrackerConfiguration/movingStartTimeout``
+    /// for them to agree, and its first pose came after 1.05–2 s on 10 of 192 mono sweep starts
+    /// (docs/tracking-design.md, "A steady answer ends the wait").
+    static func steadyAnswer(
+        _ pairs: ArraySlice<(withBias: VisualInertialAlignment.Solution, withoutBias: VisualInertialAlignment.Solution)>,
+        configuration: TrackerConfiguration
+    ) -> VisualInertialAlignment.Solution? {
+        guard configuration.steadyAnswerAttempts > 0, pairs.count == configuration.steadyAnswerAttempts else { return nil }
+        let answers: [VisualInertialAlignment.Solution]
+        let ratio = configuration.steadyAnswerFitRatio
+        if pairs.allSatisfy({ $0.withBias.angularError < ratio * $0.withoutBias.angularError }) {
+            answers = pairs.map(\.withBias)
+        } else if pairs.allSatisfy({ $0.withoutBias.angularError < ratio * $0.withBias.angularError }) {
+            answers = pairs.map(\.withoutBias)
+        } else {
+            return nil
+        }
+        guard let newest = answers.last else { return nil }
+        let speedLimit = max(configuration.steadyAnswerSpeedTolerance,
+                             configuration.steadyAnswerRelativeSpeedTolerance * newest.velocity.norm)
+        let steady = answers.allSatisfy {
+            ($0.biasAccel - newest.biasAccel).norm <= configuration.steadyAnswerBiasTolerance
+                && abs($0.velocity.norm - newest.velocity.norm) <= speedLimit
+        }
+        return steady ? newest : nil
+    }
+
     func restartChoice(_ a: VisualInertialAlignment.Solution, _ b: VisualInertialAlignment.Solution,
                        at time: Double) -> VisualInertialAlignment.Solution? {
         guard let anchor = startup.anchor,
@@ -348,3 +385,4 @@ extension EstimatorCore {
         memory.lastIMUTime += shift
     }
 }
+

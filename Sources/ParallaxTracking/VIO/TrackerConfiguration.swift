@@ -148,7 +148,8 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// Largest angle (degrees) between the gravity of the alignment's two answers, with the
     /// accelerometer bias solved and with it taken as zero, that a mono start accepts. Beyond it the
     /// window cannot yet tell a bias from a tilt and a velocity, and the start waits for more
-    /// frames, up to ``movingStartTimeout``; the last try there takes the better-fitting answer as
+    /// frames, up to ``movingStartTimeout`` or until one model's answers hold steady
+    /// (``steadyAnswerAttempts``); the last try there takes the better-fitting answer as
     /// before. Why: the answer kept is the one whose rays fit better, and where both fit to half a
     /// pixel that choice is a coin toss. A phone flight with a 0.2 m/s² bias along gravity
     /// (V1_02, drawn biases, from 7 s) started on the answer without the bias, 5.9° off the other
@@ -171,6 +172,25 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// the Gore hall (simulated, drawn IMU biases, seed 916) past far points looked steady, and at
     /// 1.25 s started at rest while both answers said 0.5–1.1 m/s (truth 0.8): 27.8 cm, a reset.
     public var handheldStartMaximumAlignedSpeed: Double = 0.3
+    /// Consecutive mono alignment attempts refused for disagreement (``alignmentModelDisagreement``)
+    /// after which the start takes the answer of the model that fitted its rays clearly better in
+    /// each of them (``steadyAnswerFitRatio``), when that model's answers agree with each other
+    /// (``steadyAnswerBiasTolerance``, ``steadyAnswerSpeedTolerance``); 0 waits for the two models
+    /// to agree. On 192 mono sweep starts the first pose came after 1 s on 5 instead of 10
+    /// (248.2 against 248.7 cm summed; docs/tracking-design.md, "A steady answer ends the wait").
+    public var steadyAnswerAttempts: Int = 3
+    /// The better model's RMS ray angle must stay below this fraction of the other's in each of
+    /// those attempts. Why: without a margin (any better fit), the Gore walk's start took the
+    /// bias-solved answer at 0.7 s, 20 % too fast while both fitted alike (1.39 against 1.53 mrad),
+    /// and ended at 4.9 cm instead of 1.3; at 0.8 it waited until 1.1 s, when that answer fitted
+    /// a third better than the other and its speed was right (2.7 cm).
+    public var steadyAnswerFitRatio = 0.8
+    /// How far those answers' accelerometer biases may lie apart (m/s²).
+    public var steadyAnswerBiasTolerance = 0.1
+    /// How far their speeds may lie apart (m/s), or ``steadyAnswerRelativeSpeedTolerance`` of the
+    /// newest speed when that is larger.
+    public var steadyAnswerSpeedTolerance = 0.05
+    public var steadyAnswerRelativeSpeedTolerance = 0.15
     /// Velocity standard deviation (m/s) below which an initialising filter is reported `normal`.
     public var convergedVelocitySigma: Double = 0.05
     /// Median feature motion (pixels per frame) below which the camera is considered still.

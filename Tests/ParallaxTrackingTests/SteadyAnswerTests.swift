@@ -1,0 +1,79 @@
+import Testing
+import ParallaxMath
+@testable import ParallaxTracking
+
+/// A mono start whose alignment keeps refusing its two answers for disagreeing on gravity takes the
+/// answer of the model that fits clearly better in each of the last attempts, once that model's
+/// answers hold steady (``EstimatorCore/steadyAnswer(_:configuration:)``). The figures are the
+/// attempts of simulated starts printed by a debug build (speed m/s, bias m/s², RMS ray angle mrad).
+@Suite("Steady alignment answers end a start's wait")
+struct SteadyAnswerTests {
+    typealias Solution = VisualInertialAlignment.Solution
+    typealias Pair = (withBias: Solution, withoutBias: Solution)
+
+    static func solution(speed: Double, bias: Double, error: Double) -> Solution {
+        Solution(gravity: Vector3(0, 0, -9.81), velocity: Vector3(speed, 0, 0), featureCount: 40, gravityRatio: 1,
+                 biasAccel: Vector3(bias, 0, 0), angularError: error * 1e-3)
+    }
+
+    static func pair(_ vb: Double, _ b: Double, _ e: Double, _ v0: Double, _ e0: Double) -> Pair {
+        (solution(speed: vb, bias: b, error: e), solution(speed: v0, bias: 0, error: e0))
+    }
+
+    let configuration = TrackerConfiguration(mode: .mono)
+
+    /// Phone V1_01 from 12 s: the bias-solved answer fits twice as well each time and holds its
+    /// speed (the truth 0.36–0.38 m/s); the newest is taken.
+    @Test("The clearly better-fitting model's steady answer is taken")
+    func takesSteadyBiasAnswer() throws {
+        let attempts: [Pair] = [Self.pair(0.36, 0.37, 0.74, 0.96, 1.50), Self.pair(0.35, 0.37, 0.74, 1.05, 1.63),
+                                Self.pair(0.35, 0.36, 0.74, 1.15, 1.76)]
+        let taken = try #require(EstimatorCore.steadyAnswer(attempts[...], configuration: configuration))
+        #expect(taken.velocity == attempts[2].withBias.velocity)
+        #expect(taken.biasAccel == attempts[2].withBias.biasAccel)
+    }
+
+    /// The same with the roles swapped: the answer with the bias at zero fits better each time.
+    @Test("The zero-bias model's steady answer is taken when it fits clearly better")
+    func takesSteadyZeroBiasAnswer() throws {
+        let attempts: [Pair] = [Self.pair(0.90, 0.30, 1.50, 1.00, 1.10), Self.pair(0.88, 0.31, 1.50, 1.02, 1.10),
+                                Self.pair(0.87, 0.32, 1.52, 1.01, 1.12)]
+        let taken = try #require(EstimatorCore.steadyAnswer(attempts[...], configuration: configuration))
+        #expect(taken.velocity == attempts[2].withoutBias.velocity)
+    }
+
+    /// The Gore walk at 0.60–0.70 s: the bias-solved answer fits better, but only by 7–9 %, and it
+    /// was 20 % too fast. No answer.
+    @Test("A model that fits only a little better is not taken")
+    func refusesNarrowFit() {
+        let attempts: [Pair] = [Self.pair(0.88, 0.16, 1.48, 1.18, 1.60), Self.pair(0.94, 0.20, 1.43, 1.17, 1.53),
+                                Self.pair(1.03, 0.22, 1.39, 1.72, 1.53)]
+        #expect(EstimatorCore.steadyAnswer(attempts[...], configuration: configuration) == nil)
+    }
+
+    /// Answers that walk (a bias growing 0.28 → 0.42 m/s², or a speed changing by a third) are the
+    /// window still trading bias against tilt, and fits that switch models say nothing: no answer.
+    @Test("Answers that walk, or fits that switch models, are not taken")
+    func refusesUnsteadyAnswers() {
+        let walkingBias: [Pair] = [Self.pair(0.37, 0.28, 0.70, 0.40, 1.40), Self.pair(0.39, 0.35, 0.70, 0.43, 1.44),
+                                   Self.pair(0.36, 0.42, 0.70, 0.43, 1.52)]
+        #expect(EstimatorCore.steadyAnswer(walkingBias[...], configuration: configuration) == nil)
+        let walkingSpeed: [Pair] = [Self.pair(0.80, 0.20, 0.50, 1.5, 1.2), Self.pair(0.95, 0.20, 0.50, 1.6, 1.2),
+                                    Self.pair(1.10, 0.20, 0.50, 1.7, 1.2)]
+        #expect(EstimatorCore.steadyAnswer(walkingSpeed[...], configuration: configuration) == nil)
+        let switching: [Pair] = [Self.pair(0.50, 0.30, 0.50, 0.9, 1.2), Self.pair(0.50, 0.30, 1.50, 0.9, 1.0),
+                                 Self.pair(0.50, 0.30, 0.50, 0.9, 1.2)]
+        #expect(EstimatorCore.steadyAnswer(switching[...], configuration: configuration) == nil)
+    }
+
+    /// Fewer attempts than ``TrackerConfiguration/steadyAnswerAttempts``, or the rule turned off.
+    @Test("Too few attempts, or the rule turned off, give no answer")
+    func needsEnoughAttempts() {
+        let attempts: [Pair] = [Self.pair(0.36, 0.37, 0.74, 0.96, 1.50), Self.pair(0.35, 0.37, 0.74, 1.05, 1.63),
+                                Self.pair(0.35, 0.36, 0.74, 1.15, 1.76)]
+        #expect(EstimatorCore.steadyAnswer(attempts.prefix(2), configuration: configuration) == nil)
+        var off = configuration
+        off.steadyAnswerAttempts = 0
+        #expect(EstimatorCore.steadyAnswer(attempts[...], configuration: off) == nil)
+    }
+}
