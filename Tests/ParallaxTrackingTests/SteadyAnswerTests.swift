@@ -4,9 +4,11 @@ import ParallaxMath
 
 /// A mono start whose alignment keeps refusing its two answers for disagreeing on gravity takes the
 /// answer of the model that fits clearly better in each of the last attempts, once that model's
-/// answers hold steady (``EstimatorCore/steadyAnswer(_:configuration:)``). The figures are the
-/// attempts of simulated starts printed by a debug build (speed m/s, bias m/s², RMS ray angle mrad).
-@Suite("Steady alignment answers end a start's wait")
+/// answers hold steady (``EstimatorCore/steadyAnswer(_:configuration:)``); an answer whose speed
+/// is loose waits for a longer window (``EstimatorCore/isWeaklyConditioned(_:configuration:)``).
+/// The figures are the attempts of simulated starts printed by a debug build (speed m/s, bias m/s²,
+/// RMS ray angle mrad).
+@Suite("Which alignment answer a mono start takes, and when")
 struct SteadyAnswerTests {
     typealias Solution = VisualInertialAlignment.Solution
     typealias Pair = (withBias: Solution, withoutBias: Solution)
@@ -75,5 +77,24 @@ struct SteadyAnswerTests {
         var off = configuration
         off.steadyAnswerAttempts = 0
         #expect(EstimatorCore.steadyAnswer(attempts[...], configuration: off) == nil)
+    }
+
+    static func answer(speed: Double, speedSigma: Double) -> Solution {
+        var a = solution(speed: speed, bias: 0, error: 0.5)
+        var c = Matrix(rows: 9, cols: 9)
+        for i in 0..<9 { c[i, i] = i >= 3 && i < 6 ? speedSigma * speedSigma / 3 : 1e-4 }
+        a.covariance = c
+        return a
+    }
+
+    /// The Gore walk from 16 s: 2.06 ± 0.40 m/s (a true 1.17) waits for a longer window; a drone's
+    /// 0.94 ± 0.11 m/s does not, nor an answer near rest whose σ is under the 0.1 m/s floor
+    /// (0.09 ± 0.09), nor one without a covariance.
+    @Test("An answer whose speed σ is large against its speed waits for a longer window")
+    func weakAnswerWaits() {
+        #expect(EstimatorCore.isWeaklyConditioned(Self.answer(speed: 2.06, speedSigma: 0.40), configuration: configuration))
+        #expect(!EstimatorCore.isWeaklyConditioned(Self.answer(speed: 0.94, speedSigma: 0.11), configuration: configuration))
+        #expect(!EstimatorCore.isWeaklyConditioned(Self.answer(speed: 0.09, speedSigma: 0.09), configuration: configuration))
+        #expect(!EstimatorCore.isWeaklyConditioned(Self.solution(speed: 2.06, bias: 0, error: 0.5), configuration: configuration))
     }
 }

@@ -91,6 +91,11 @@ extension EstimatorCore {
             case .none: break
             }
             if case .disagreement = outcome {} else { startup.disagreeingAnswers.removeAll() }
+            // A weakly conditioned answer waits for a longer window while there is time for one.
+            if !isStereo, let aligned, elapsed < configuration.weakAnswerWaitLimit,
+               Self.isWeaklyConditioned(aligned, configuration: configuration) {
+                return
+            }
             if let aligned {
                 // Velocity and gravity from the closed-form alignment of the last frames.
                 up = -aligned.gravity.normalized
@@ -169,11 +174,17 @@ extension EstimatorCore {
         startup.attitude = nil
     }
 
-    /// Of two alignment answers refused for disagreeing on gravity, the one whose velocity the old
-    /// filter's carries on to (``ResetBridge/predictedBodyVelocity(anchor:at:samples:gyroCorrection:accelCorrection:)``)
-    /// when the other lies much farther from it: nil on a first start, after a reset whose anchor is
-    /// not settled, or when neither is within ``TrackerConfiguration/restartVelocityTolerance`` or
-    /// the two are not ``TrackerConfiguration/restartVelocitySeparation`` apart in distance.
+    /// The answer's speed σ (its covariance's velocity block) exceeds
+    /// ``TrackerConfiguration/weakAnswerRelativeSpeedSigma`` of its speed and
+    /// ``TrackerConfiguration/weakAnswerSpeedSigmaFloor``: the window's motion barely fixes the scale.
+    static func isWeaklyConditioned(_ answer: VisualInertialAlignment.Solution,
+                                    configuration: TrackerConfiguration) -> Bool {
+        guard let c = answer.covariance else { return false }
+        let speedSigma = (c[3, 3] + c[4, 4] + c[5, 5]).squareRoot()
+        return speedSigma > max(configuration.weakAnswerRelativeSpeedSigma * answer.velocity.norm,
+                                configuration.weakAnswerSpeedSigmaFloor)
+    }
+
     /// The answer of the model (bias solved, or bias zero) that fitted its rays clearly better
     /// (``TrackerConfiguration/steadyAnswerFitRatio``) in each of `pairs`, the last
     /// ``TrackerConfiguration/steadyAnswerAttempts`` attempts refused for disagreement, when that
@@ -205,6 +216,11 @@ extension EstimatorCore {
         return steady ? newest : nil
     }
 
+    /// Of two alignment answers refused for disagreeing on gravity, the one whose velocity the old
+    /// filter's carries on to (``ResetBridge/predictedBodyVelocity(anchor:at:samples:gyroCorrection:accelCorrection:)``)
+    /// when the other lies much farther from it: nil on a first start, after a reset whose anchor is
+    /// not settled, or when neither is within ``TrackerConfiguration/restartVelocityTolerance`` or
+    /// the two are not ``TrackerConfiguration/restartVelocitySeparation`` apart in distance.
     func restartChoice(_ a: VisualInertialAlignment.Solution, _ b: VisualInertialAlignment.Solution,
                        at time: Double) -> VisualInertialAlignment.Solution? {
         guard let anchor = startup.anchor,

@@ -100,6 +100,20 @@ public struct TrackerConfiguration: Sendable, Equatable {
     /// MH_01 s78 from 7 s 7.6 → 60 cm, whose later alignment answered 2.6 m/s for 0.46
     /// (docs/tracking-design.md, "A moving start waits for its alignment").
     public var movingStartTimeout: Double = 2.0
+    /// A mono start whose aligned answer has a speed σ (from the answer's covariance) above this
+    /// fraction of its speed, and above ``weakAnswerSpeedSigmaFloor``, waits for a longer window,
+    /// until ``weakAnswerWaitLimit`` seconds of IMU. Why: a phone carried through the Gore hall
+    /// (seed 916, from 16 s) was aligned 0.61 s in at 2.06 ± 0.40 m/s for a true 1.17, the walker's
+    /// steady pace past far points leaving the scale loose, and ended at 9.5 cm; its answer 0.3 s
+    /// later gave 2.1 cm. On 192 mono sweep runs 248.2 → 240.1 cm (7 better, 4 worse, all Gore
+    /// walks); 0.1 gave 236.3 (7 / 8), 0.2 caught nothing of note (docs/tracking-design.md,
+    /// "A weak answer waits").
+    public var weakAnswerRelativeSpeedSigma = 0.15
+    /// Speed σ (m/s) under which no answer waits: near rest the relative figure means nothing
+    /// (a start at 0.09 ± 0.09 m/s for a true 0.03 waited and then ended at 5.3 cm instead of 1.1).
+    public var weakAnswerSpeedSigmaFloor = 0.1
+    /// Seconds of IMU since the start window began after which a weak answer is taken anyway.
+    public var weakAnswerWaitLimit = 1.0
     /// Largest misfit of the alignment's answer the start accepts: the RMS angle between its rays
     /// and the points triangulated from it (``VisualInertialAlignment/Solution/angularError``) in
     /// cam0 pixels (times the mean focal length). A worse fit counts as no answer, so the start
