@@ -338,6 +338,7 @@ struct EstimatorCore {
         state = nil
         features.removeAll()
         startup.alignmentFrames.removeAll()
+        startup.disagreeingAnswers.removeAll()
         startup.gyroBias = nil
         startup.attitude = nil
         health.relocalizingFrames = configuration.relocalizingFrames

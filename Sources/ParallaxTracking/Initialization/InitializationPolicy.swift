@@ -171,6 +171,7 @@ extension EstimatorCore {
         health.clearUpdates()
         features.removeAll()
         startup.alignmentFrames.removeAll()
+        startup.disagreeingAnswers.removeAll()
         startup.attitude = nil
     }
 
@@ -401,4 +402,3 @@ extension EstimatorCore {
         memory.lastIMUTime += shift
     }
 }
-
