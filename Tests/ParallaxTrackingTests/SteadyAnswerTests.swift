@@ -24,12 +24,15 @@ struct SteadyAnswerTests {
 
     let configuration = TrackerConfiguration(mode: .mono)
 
-    /// Phone V1_01 from 12 s: the bias-solved answer fits twice as well each time and holds its
-    /// speed (the truth 0.36–0.38 m/s); the newest is taken.
+    /// Euroc V1_01 s908 from 12 s: the bias-solved answer fits twice as well each time and holds
+    /// its speed (the truth 0.36–0.38 m/s).
+    static let v1_01From12s: [Pair] = [pair(0.36, 0.37, 0.74, 0.96, 1.50), pair(0.35, 0.37, 0.74, 1.05, 1.63),
+                                       pair(0.35, 0.36, 0.74, 1.15, 1.76)]
+
+    /// ``v1_01From12s``: the newest bias-solved answer is taken.
     @Test("The clearly better-fitting model's steady answer is taken")
     func takesSteadyBiasAnswer() throws {
-        let attempts: [Pair] = [Self.pair(0.36, 0.37, 0.74, 0.96, 1.50), Self.pair(0.35, 0.37, 0.74, 1.05, 1.63),
-                                Self.pair(0.35, 0.36, 0.74, 1.15, 1.76)]
+        let attempts = Self.v1_01From12s
         let taken = try #require(EstimatorCore.steadyAnswer(attempts[...], configuration: configuration))
         #expect(taken.velocity == attempts[2].withBias.velocity)
         #expect(taken.biasAccel == attempts[2].withBias.biasAccel)
@@ -71,8 +74,7 @@ struct SteadyAnswerTests {
     /// Fewer attempts than ``TrackerConfiguration/steadyAnswerAttempts``, or the rule turned off.
     @Test("Too few attempts, or the rule turned off, give no answer")
     func needsEnoughAttempts() {
-        let attempts: [Pair] = [Self.pair(0.36, 0.37, 0.74, 0.96, 1.50), Self.pair(0.35, 0.37, 0.74, 1.05, 1.63),
-                                Self.pair(0.35, 0.36, 0.74, 1.15, 1.76)]
+        let attempts = Self.v1_01From12s
         #expect(EstimatorCore.steadyAnswer(attempts.prefix(2), configuration: configuration) == nil)
         var off = configuration
         off.steadyAnswerAttempts = 0

@@ -111,7 +111,7 @@ struct ReplayCommand: ParsableCommand {
         let total = s.trackingMs
         return """
         mode \(mode.rawValue): \(s.frames) frames, normal \(f(100 * s.normalFraction)) % \
-        (\(s.normalFrames)/\(s.frames)), after the first second \(f(100 * s.normalFractionAfterFirstSecond)) %; \
+        (\(s.normalFrames)/\(s.frames)), after the first second \(f(100 * s.normalAfterFirstSecond.fraction)) %; \
         initialised after \(s.initializationTime.map { f($0) + " s" } ?? "never"), \
         normal after \(s.timeToNormal.map { f($0) + " s" } ?? "never"), \
         orientation after \(s.orientationTime.map { f($0) + " s" } ?? "never")

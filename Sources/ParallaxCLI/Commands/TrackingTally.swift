@@ -11,9 +11,8 @@ struct TrackingTally {
     var frames = 0
     /// Frames reported `normal`.
     var normalFrames = 0
-    /// Frames more than one second after the first, and how many of them were `normal`.
-    var framesAfterFirstSecond = 0
-    var normalFramesAfterFirstSecond = 0
+    /// `normal` frames once the first second is over (the issue's figure).
+    var normalAfterFirstSecond = NormalAfterFirstSecond()
     /// Seconds from the first frame to the first pose and to the first normal frame.
     var initializationTime: Double?
     /// Time from the first frame to the first camera orientation (attitude before the first pose).
@@ -35,10 +34,9 @@ struct TrackingTally {
         frames += 1
         if firstFrame == nil { firstFrame = r.timestamp }
         let since = r.timestamp - (firstFrame ?? r.timestamp)
-        if since > 1 { framesAfterFirstSecond += 1 }
+        normalAfterFirstSecond.add(secondsSinceFirstFrame: since, normal: r.trackingState == .normal)
         if r.trackingState == .normal {
             normalFrames += 1
-            if since > 1 { normalFramesAfterFirstSecond += 1 }
             if timeToNormal == nil { timeToNormal = since }
         }
         if orientationTime == nil, r.displayedCamera != nil { orientationTime = since }
@@ -58,8 +56,7 @@ struct TrackingTally {
         func q(_ xs: [Double], _ p: Double) -> String { f(SampleStatistics.quantile(xs, p)) }
         let total = zip(frontEndMs, backEndMs).map { $0 + $1 }
         let normal = frames > 0 ? 100 * Double(normalFrames) / Double(frames) : 0
-        let later = framesAfterFirstSecond > 0
-            ? 100 * Double(normalFramesAfterFirstSecond) / Double(framesAfterFirstSecond) : 0
+        let later = 100 * normalAfterFirstSecond.fraction
         return """
         mode \(mode.rawValue) (one pass, inside the AR session): \(frames) frames, normal \(f(normal)) % \
         (\(normalFrames)/\(frames)), after the first second \(f(later)) %; \

@@ -140,9 +140,9 @@ struct StartupWindow {
     var stereoVelocities: [(time: Double, velocity: Vector3)] = []
     /// Features of recent frames (visual–inertial alignment from motion).
     var alignmentFrames: [VisualInertialAlignment.Frame] = []
-    /// The two answers of the latest alignment attempts, while each attempt refused its
-    /// answer for disagreement (``TrackerConfiguration/steadyAnswerAttempts``); emptied by any
-    /// other outcome.
+    /// The two answers of the latest alignment attempts (at most
+    /// ``TrackerConfiguration/steadyAnswerAttempts``), while each attempt refused its answer for
+    /// disagreement; emptied by any other outcome, a start and a reset.
     var disagreeingAnswers: [(withBias: VisualInertialAlignment.Solution, withoutBias: VisualInertialAlignment.Solution)] = []
     /// The gyroscope bias the latest frames' images give (``GyroBiasFromImages``), when they pin it.
     var gyroBias: GyroBiasFromImages.Solution?

@@ -82,9 +82,10 @@ extension EstimatorCore {
                 // tell the two apart (``restartVelocityTolerance``).
                 aligned = restartChoice(withBias, withoutBias, at: newest.timestamp)
                 startup.disagreeingAnswers.append((withBias, withoutBias))
+                // Only the latest attempts are read; a 2 s wait would otherwise keep 40 of them.
+                startup.disagreeingAnswers = Array(startup.disagreeingAnswers.suffix(max(1, configuration.steadyAnswerAttempts)))
                 if aligned == nil {
-                    aligned = Self.steadyAnswer(startup.disagreeingAnswers.suffix(configuration.steadyAnswerAttempts),
-                                                configuration: configuration)
+                    aligned = Self.steadyAnswer(startup.disagreeingAnswers[...], configuration: configuration)
                 }
                 let slower = min(withBias.velocity.norm, withoutBias.velocity.norm)
                 alignmentSaysMoving = aligned == nil && slower > configuration.handheldStartMaximumAlignedSpeed

@@ -12,10 +12,8 @@ public struct DatasetRunner {
         public var frames = 0
         /// Frames reported `normal`.
         public var normalFrames = 0
-        /// Frames more than one second after the first frame, and how many of them were `normal`:
-        /// the figure (≥ 95 % `normal` after the first second), which leaves out the start.
-        public var framesAfterFirstSecond = 0
-        public var normalFramesAfterFirstSecond = 0
+        /// `normal` frames once the first second is over (the figure).
+        public var normalAfterFirstSecond = NormalAfterFirstSecond()
         /// Frames after the first pose (initialised) and how many of them were `normal`.
         public var framesAfterInit = 0
         /// Time from the first frame to the first pose (s), nil if never initialised.
@@ -61,10 +59,6 @@ public struct DatasetRunner {
         public var readWarnings: [String] = []
         /// Fraction of frames `normal`.
         public var normalFraction: Double { frames > 0 ? Double(normalFrames) / Double(frames) : 0 }
-        /// Fraction of the frames after the first second that were `normal`.
-        public var normalFractionAfterFirstSecond: Double {
-            framesAfterFirstSecond > 0 ? Double(normalFramesAfterFirstSecond) / Double(framesAfterFirstSecond) : 0
-        }
     }
 
     /// Where the measurements come from.
@@ -134,10 +128,9 @@ public struct DatasetRunner {
                 if let ms = ahead?.lastFrameDecodeMilliseconds { r.timings.decode = ms }
                 if firstFrame == nil { firstFrame = f.timestamp }
                 summary.frames += 1
-                let afterFirstSecond = f.timestamp - (firstFrame ?? f.timestamp) > 1
-                if afterFirstSecond { summary.framesAfterFirstSecond += 1 }
+                summary.normalAfterFirstSecond.add(secondsSinceFirstFrame: f.timestamp - (firstFrame ?? f.timestamp),
+                                                   normal: r.trackingState == .normal)
                 if r.trackingState == .normal {
-                    if afterFirstSecond { summary.normalFramesAfterFirstSecond += 1 }
                     summary.normalFrames += 1
                     if summary.timeToNormal == nil { summary.timeToNormal = f.timestamp - (firstFrame ?? f.timestamp) }
                 }
