@@ -414,23 +414,7 @@ struct VisualInertialAlignment {
     /// RMS angle (rad) between each ray and the direction from its camera centre to the feature
     /// triangulated with θ = [v₀, g₀] (two angular reweightings of the midpoint triangulation).
     static func angularError(_ theta: [Double], rays: [[Ray]], cap: Double = 0.01, disparityOffset: Double = 0) -> Double {
-        var sum = 0.0, count = 0.0
-        for original in rays {
-            let list = disparityOffset == 0 ? original
-                : original.map { (($0.d + $0.s * disparityOffset).normalized, $0.k, $0.t, $0.jba, $0.s) }
-            let centres = Self.centres(list, theta)
-            guard let x = triangulate(list, centres: centres, reweightings: 2) else { continue }
-            for (ray, c) in zip(list, centres) {
-                let u = x - c
-                // Truncated at `cap` (a point behind a camera counts as the cap): a few features
-                // that triangulate badly must not decide the search.
-                let cosine = u.dot(ray.d) / max(1e-12, u.norm)
-                let angle = cosine > 0 ? min(cap, acos(min(1, cosine))) : cap
-                sum += angle * angle
-                count += 1
-            }
-        }
-        return count > 0 ? (sum / count).squareRoot() : .infinity
+        AlignmentRayTable(rays).angularError(theta, cap: cap, disparityOffset: disparityOffset)
     }
 
     /// Camera centres of `rays` (in the first body frame) for θ = [v₀, g₀]: c = k + v₀t + ½g₀t².
@@ -478,7 +462,8 @@ struct VisualInertialAlignment {
             th[3] = gs.x; th[4] = gs.y; th[5] = gs.z
             return th
         }
-        func error(_ alpha: Double) -> Double { angularError(point(alpha), rays: rays) }
+        let table = AlignmentRayTable(rays)
+        func error(_ alpha: Double) -> Double { table.angularError(point(alpha)) }
         // Coarse grid over ±3 m/s, then golden-section refinement around the best node.
         let step = 0.05
         var best = 0.0, bestError = error(0)
@@ -515,7 +500,8 @@ struct VisualInertialAlignment {
         let withOffset = disparityOffsetSigma > 0 && rays.contains { $0.contains { $0.s != .zero } }
         let dimensions = withOffset ? 6 : 5
         let rayCount = Double(rays.reduce(0) { $0 + $1.count })
-        let e0 = withOffset ? angularError(theta, rays: rays) : 0
+        let table = AlignmentRayTable(rays)
+        let e0 = withOffset ? table.angularError(theta) : 0
         // Tangent basis of the gravity direction.
         let gHat = g0.normalized
         let helper = abs(gHat.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
@@ -526,12 +512,12 @@ struct VisualInertialAlignment {
             return [v.x, v.y, v.z, g.x, g.y, g.z]
         }
         func cost(_ x: [Double]) -> Double {
-            guard withOffset else { return angularError(unpack(x), rays: rays) }
+            guard withOffset else { return table.angularError(unpack(x)) }
             // The offset's prior as one more squared error among the rays' (their error e₀ per σ
             // of offset). Counted once per feature seen by cam1 instead, the offsets came closer
             // to the simulator's on six sets but 70 stereo starts did worse (53.2 against 50.7 cm
             // summed): the free offset also takes up the pair's other relative errors.
-            let e = angularError(unpack(x), rays: rays, disparityOffset: x[5])
+            let e = table.angularError(unpack(x), disparityOffset: x[5])
             let prior = e0 * x[5] / disparityOffsetSigma
             return ((e * e * rayCount + prior * prior) / rayCount).squareRoot()
         }
