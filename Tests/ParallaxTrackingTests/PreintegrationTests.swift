@@ -48,6 +48,29 @@ struct PreintegrationTests {
         #expect(full.covariance(0, 0) > 0)
     }
 
+    /// The start's solvers skip the covariance but read the bias Jacobians: those must be the full
+    /// integration's, bit for bit.
+    @Test("without the covariance, the deltas and bias Jacobians equal the full integration's")
+    func jacobiansWithoutCovariance() {
+        let motion = AnalyticMotion()
+        var full = Preintegration(biasGyro: Vector3(0.01, 0, -0.02), biasAccel: Vector3(0.1, 0, 0), noise: .euroc)
+        var jacobians = Preintegration(biasGyro: Vector3(0.01, 0, -0.02), biasAccel: Vector3(0.1, 0, 0), noise: .euroc,
+                                       tracksCovariance: false)
+        for k in 0..<200 {
+            let t = Double(k) * 0.005
+            let (gyro, accel) = (motion.omega, motion.specificForce(t + 0.0025))
+            full.integrate(gyro: gyro, accel: accel, dt: 0.005)
+            jacobians.integrate(gyro: gyro, accel: accel, dt: 0.005)
+        }
+        #expect(full.deltaRotation == jacobians.deltaRotation)
+        #expect(full.deltaVelocity == jacobians.deltaVelocity)
+        #expect(full.deltaPosition == jacobians.deltaPosition)
+        #expect(full.dR_dbg == jacobians.dR_dbg && full.dV_dbg == jacobians.dV_dbg && full.dV_dba == jacobians.dV_dba)
+        #expect(full.dP_dbg == jacobians.dP_dbg && full.dP_dba == jacobians.dP_dba)
+        #expect(full.dR_dbg != .zero)
+        #expect(jacobians.covariance(0, 0) == 0 && full.covariance(0, 0) > 0)
+    }
+
     @Test("noise-free integration converges to an analytic motion at first order")
     func reproducesAnalyticMotion() throws {
         let motion = AnalyticMotion()

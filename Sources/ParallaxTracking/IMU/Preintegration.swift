@@ -47,17 +47,25 @@ public struct Preintegration: Sendable {
     /// Whether the covariance and the bias Jacobians are propagated; without them only the deltas
     /// are (a quarter of the cost, for callers that need the motion alone).
     public let tracksUncertainty: Bool
+    /// Whether the noise covariance is propagated when ``tracksUncertainty`` is on. The start's
+    /// solvers (the alignment, the images' gyro bias and time shift) read the deltas and their
+    /// bias Jacobians only; the covariance's two 9×9 products were most of their preintegration's
+    /// cost, repeated for every pair at every iteration.
+    public let tracksCovariance: Bool
 
     /// Starts an empty preintegration with the given bias estimates; `tracksUncertainty` false
-    /// keeps the covariance and the bias Jacobians at zero.
-    public init(biasGyro: Vector3, biasAccel: Vector3, noise: IMUNoise, tracksUncertainty: Bool = true) {
+    /// keeps the covariance and the bias Jacobians at zero, `tracksCovariance` false the
+    /// covariance alone.
+    public init(biasGyro: Vector3, biasAccel: Vector3, noise: IMUNoise, tracksUncertainty: Bool = true,
+                tracksCovariance: Bool = true) {
         self.biasGyro = biasGyro
         self.biasAccel = biasAccel
         self.noise = noise
         self.tracksUncertainty = tracksUncertainty
+        self.tracksCovariance = tracksUncertainty && tracksCovariance
     }
 
-    /// Covariance element (row, column) of [δφ, δv, δp], 0-based, 9×9.
+    /// Covariance element (row, column) of [δφ, δv, δp], 0-based, 9×9 (zero when not tracked).
     public func covariance(_ row: Int, _ column: Int) -> Double { covarianceBlocks.element(row, column) }
 
     /// Integrates one interval of `dt` seconds with constant rate and acceleration.
@@ -89,16 +97,18 @@ public struct Preintegration: Sendable {
         let aHat = Matrix3.skew(a)
 
         // Noise propagation, eq. (62): uses ΔR before this step.
-        var A = BlockMatrix(identity: 3)
-        A[0, 0] = dR.transpose
-        A[1, 0] = -(deltaRotation * aHat) * dt
-        A[2, 0] = -(deltaRotation * aHat) * (0.5 * dt2)
-        A[2, 1] = Matrix3.identity * dt
-        var cov = A * covarianceBlocks * A.transpose
-        cov.addNoise(column: [jr * dt, .zero, .zero], variance: noise.discreteGyroVariance(dt: dt))
-        cov.addNoise(column: [.zero, deltaRotation * dt, deltaRotation * (0.5 * dt2)],
-                     variance: noise.discreteAccelVariance(dt: dt))
-        covarianceBlocks = cov
+        if tracksCovariance {
+            var A = BlockMatrix(identity: 3)
+            A[0, 0] = dR.transpose
+            A[1, 0] = -(deltaRotation * aHat) * dt
+            A[2, 0] = -(deltaRotation * aHat) * (0.5 * dt2)
+            A[2, 1] = Matrix3.identity * dt
+            var cov = A * covarianceBlocks * A.transpose
+            cov.addNoise(column: [jr * dt, .zero, .zero], variance: noise.discreteGyroVariance(dt: dt))
+            cov.addNoise(column: [.zero, deltaRotation * dt, deltaRotation * (0.5 * dt2)],
+                         variance: noise.discreteAccelVariance(dt: dt))
+            covarianceBlocks = cov
+        }
 
         // Bias Jacobians, Appendix B: position first, then velocity, then rotation (old values used).
         dP_dba = dP_dba + dV_dba * dt - rj2 * dt2

@@ -240,7 +240,7 @@ struct GyroBiasFromImages {
     /// The IMU from `from` to `to` preintegrated at gyro bias `bias`; nil across a gap.
     func integrate(_ samples: ArraySlice<IMUMeasurement>, from: Double, to: Double, bias: Vector3,
                            noise: IMUNoise) -> Preintegration? {
-        var pre = Preintegration(biasGyro: bias, biasAccel: .zero, noise: noise)
+        var pre = Preintegration(biasGyro: bias, biasAccel: .zero, noise: noise, tracksCovariance: false)
         for segment in IMUSegment.split(samples, from: from, to: to, maxGap: 0.05) {
             guard !segment.isGap else { return nil }
             pre.integrate(gyro: segment.gyro, accel: segment.accel, dt: segment.duration)

@@ -310,7 +310,7 @@ extension EstimatorCore {
     /// none exists or the magnitude is implausible.
     func stereoGravity(velocityNow vb: Vector3, at t: Double, biasGyro: Vector3) -> Vector3? {
         guard let a = startup.stereoVelocities.first(where: { t - $0.time >= 0.3 }) else { return nil }
-        var pre = Preintegration(biasGyro: biasGyro, biasAccel: .zero, noise: noise)
+        var pre = Preintegration(biasGyro: biasGyro, biasAccel: .zero, noise: noise, tracksCovariance: false)
         let samples = imu.slice(from: a.time)
         for segment in IMUSegment.split(samples, from: a.time, to: t, maxGap: 0.05) {
             pre.integrate(gyro: segment.gyro, accel: segment.accel, dt: segment.duration)

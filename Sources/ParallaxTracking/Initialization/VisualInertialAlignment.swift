@@ -196,7 +196,7 @@ struct VisualInertialAlignment {
         // Preintegrated deltas from the first frame to each frame (accelerometer bias zero, with
         // their first-order change for a bias b_a: Δp + J_p b_a, Δv + J_v b_a).
         var deltas: [(r: Matrix3, v: Vector3, p: Vector3, t: Double, jp: Matrix3, jv: Matrix3)] = []
-        var pre = Preintegration(biasGyro: biasGyro, biasAccel: .zero, noise: noise)
+        var pre = Preintegration(biasGyro: biasGyro, biasAccel: .zero, noise: noise, tracksCovariance: false)
         guard samples.contains(where: { $0.timestamp <= t0 }) else { return nil }
         var current = t0
         for frame in frames {
