@@ -26,20 +26,25 @@ private struct AnalyticMotion {
 
 @Suite("IMU preintegration")
 struct PreintegrationTests {
+    /// One second of `motion` at 200 Hz, integrated at fixed small biases.
+    private static func oneSecond(of motion: AnalyticMotion, tracksUncertainty: Bool = true,
+                                  tracksCovariance: Bool = true) -> Preintegration {
+        var pre = Preintegration(biasGyro: Vector3(0.01, 0, -0.02), biasAccel: Vector3(0.1, 0, 0), noise: .euroc,
+                                 tracksUncertainty: tracksUncertainty, tracksCovariance: tracksCovariance)
+        for k in 0..<200 {
+            let t = Double(k) * 0.005
+            pre.integrate(gyro: motion.omega, accel: motion.specificForce(t + 0.0025), dt: 0.005)
+        }
+        return pre
+    }
+
     /// Without the uncertainty (`tracksUncertainty: false`) the deltas are the same numbers, and the
     /// covariance and bias Jacobians stay at zero.
     @Test("the deltas alone equal the full integration's")
     func deltasWithoutUncertainty() {
         let motion = AnalyticMotion()
-        var full = Preintegration(biasGyro: Vector3(0.01, 0, -0.02), biasAccel: Vector3(0.1, 0, 0), noise: .euroc)
-        var light = Preintegration(biasGyro: Vector3(0.01, 0, -0.02), biasAccel: Vector3(0.1, 0, 0), noise: .euroc,
-                                   tracksUncertainty: false)
-        for k in 0..<200 {
-            let t = Double(k) * 0.005
-            let (gyro, accel) = (motion.omega, motion.specificForce(t + 0.0025))
-            full.integrate(gyro: gyro, accel: accel, dt: 0.005)
-            light.integrate(gyro: gyro, accel: accel, dt: 0.005)
-        }
+        let full = Self.oneSecond(of: motion)
+        let light = Self.oneSecond(of: motion, tracksUncertainty: false)
         #expect(full.deltaRotation == light.deltaRotation)
         #expect(full.deltaVelocity == light.deltaVelocity)
         #expect(full.deltaPosition == light.deltaPosition)
@@ -53,15 +58,8 @@ struct PreintegrationTests {
     @Test("without the covariance, the deltas and bias Jacobians equal the full integration's")
     func jacobiansWithoutCovariance() {
         let motion = AnalyticMotion()
-        var full = Preintegration(biasGyro: Vector3(0.01, 0, -0.02), biasAccel: Vector3(0.1, 0, 0), noise: .euroc)
-        var jacobians = Preintegration(biasGyro: Vector3(0.01, 0, -0.02), biasAccel: Vector3(0.1, 0, 0), noise: .euroc,
-                                       tracksCovariance: false)
-        for k in 0..<200 {
-            let t = Double(k) * 0.005
-            let (gyro, accel) = (motion.omega, motion.specificForce(t + 0.0025))
-            full.integrate(gyro: gyro, accel: accel, dt: 0.005)
-            jacobians.integrate(gyro: gyro, accel: accel, dt: 0.005)
-        }
+        let full = Self.oneSecond(of: motion)
+        let jacobians = Self.oneSecond(of: motion, tracksCovariance: false)
         #expect(full.deltaRotation == jacobians.deltaRotation)
         #expect(full.deltaVelocity == jacobians.deltaVelocity)
         #expect(full.deltaPosition == jacobians.deltaPosition)
