@@ -48,9 +48,9 @@ public struct Preintegration: Sendable {
     /// are (a quarter of the cost, for callers that need the motion alone).
     public let tracksUncertainty: Bool
     /// Whether the noise covariance is propagated when ``tracksUncertainty`` is on. The start's
-    /// solvers (the alignment, the images' gyro bias and time shift) read the deltas and their
-    /// bias Jacobians only; the covariance's two 9×9 products were most of their preintegration's
-    /// cost, repeated for every pair at every iteration.
+    /// solvers (the alignment, the images' gyro bias and time shift, a stereo start's gravity)
+    /// read the deltas and their bias Jacobians only; the covariance's two 9×9 products were most
+    /// of their preintegration's cost, repeated for every pair at every iteration.
     public let tracksCovariance: Bool
 
     /// Starts an empty preintegration with the given bias estimates; `tracksUncertainty` false
