@@ -38,6 +38,14 @@ struct PreintegrationTests {
         return pre
     }
 
+    /// The two integrations' deltas and integrated time are the same numbers.
+    private static func expectSameDeltas(_ a: Preintegration, _ b: Preintegration) {
+        #expect(a.deltaRotation == b.deltaRotation)
+        #expect(a.deltaVelocity == b.deltaVelocity)
+        #expect(a.deltaPosition == b.deltaPosition)
+        #expect(a.deltaTime == b.deltaTime)
+    }
+
     /// Without the uncertainty (`tracksUncertainty: false`) the deltas are the same numbers, and the
     /// covariance and bias Jacobians stay at zero.
     @Test("the deltas alone equal the full integration's")
@@ -45,10 +53,7 @@ struct PreintegrationTests {
         let motion = AnalyticMotion()
         let full = Self.oneSecond(of: motion)
         let light = Self.oneSecond(of: motion, tracksUncertainty: false)
-        #expect(full.deltaRotation == light.deltaRotation)
-        #expect(full.deltaVelocity == light.deltaVelocity)
-        #expect(full.deltaPosition == light.deltaPosition)
-        #expect(full.deltaTime == light.deltaTime)
+        Self.expectSameDeltas(full, light)
         #expect(light.covariance(0, 0) == 0 && light.dR_dbg == .zero)
         #expect(full.covariance(0, 0) > 0)
     }
@@ -60,9 +65,7 @@ struct PreintegrationTests {
         let motion = AnalyticMotion()
         let full = Self.oneSecond(of: motion)
         let jacobians = Self.oneSecond(of: motion, tracksCovariance: false)
-        #expect(full.deltaRotation == jacobians.deltaRotation)
-        #expect(full.deltaVelocity == jacobians.deltaVelocity)
-        #expect(full.deltaPosition == jacobians.deltaPosition)
+        Self.expectSameDeltas(full, jacobians)
         #expect(full.dR_dbg == jacobians.dR_dbg && full.dV_dbg == jacobians.dV_dbg && full.dV_dba == jacobians.dV_dba)
         #expect(full.dP_dbg == jacobians.dP_dbg && full.dP_dba == jacobians.dP_dba)
         #expect(full.dR_dbg != .zero)

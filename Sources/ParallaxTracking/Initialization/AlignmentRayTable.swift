@@ -5,13 +5,15 @@ import ParallaxMath
 /// hundreds of candidate answers against them (``VisualInertialAlignment/refineAngular(_:rays:magnitude:disparityOffsetSigma:iterations:)``
 /// and ``VisualInertialAlignment/refineAlongWeakestDirection(_:h:rays:magnitude:)``).
 ///
-/// A search calls the angular error about 500 times per attempt; built from `[[Ray]]` on every
-/// call, each call allocated a centre array per feature and rebuilt every ray's projector
-/// `I − d dᵀ`, and those searches were half of a start's tracking time (single frames of
-/// 100–300 ms while a mono start waited for its alignment). Here the bearings, their projectors
+/// A solve builds it once, hands it to both searches and scores its answer with it. A search
+/// evaluates the angular error about 500 times; built from `[[Ray]]` on every call, each call
+/// allocated a centre array per feature and rebuilt every ray's projector `I − d dᵀ`, and those
+/// searches were half of a start's tracking time (single frames of 100–300 ms while a mono start
+/// waited for its alignment). Here the bearings, their projectors
 /// and the IMU-known centre terms sit in flat arrays and one scratch buffer holds the centres.
 /// The arithmetic is the same, in the same order, as
-/// ``VisualInertialAlignment/triangulate(_:centres:reweightings:)``: the answers are bit-identical.
+/// ``VisualInertialAlignment/triangulate(_:centres:reweightings:)``: the answers are bit-identical
+/// (`AlignmentRayTableTests`).
 struct AlignmentRayTable {
     private let directions: [Vector3]
     /// `I − d dᵀ` of each bearing (the midpoint triangulation's normal-equation block).
@@ -23,6 +25,11 @@ struct AlignmentRayTable {
     /// Exclusive end of each feature's rays in the flat arrays.
     private let featureEnds: [Int]
     private let longestFeature: Int
+
+    /// Rays in all features.
+    var rayCount: Int { directions.count }
+    /// Whether any ray is cam1's (it turns with the pair's disparity offset).
+    var hasSecondCameraRays: Bool { disparityDirections.contains { $0 != .zero } }
 
     init(_ rays: [[VisualInertialAlignment.Ray]]) {
         var d: [Vector3] = [], p: [Matrix3] = [], k: [Vector3] = [], t: [Double] = [], s: [Vector3] = []
@@ -46,9 +53,10 @@ struct AlignmentRayTable {
         longestFeature = rays.map(\.count).max() ?? 0
     }
 
-    /// ``VisualInertialAlignment/angularError(_:rays:cap:disparityOffset:)`` for θ = [v₀, g₀]: RMS
-    /// angle (rad) between each ray and the direction from its camera centre to its feature
-    /// triangulated with two angular reweightings, each angle capped at `cap`.
+    /// RMS angle (rad), for θ = [v₀, g₀], between each ray and the direction from its camera centre
+    /// to its feature triangulated with two angular reweightings of the midpoint triangulation,
+    /// each angle capped at `cap` (∞ without rays). `disparityOffset` turns cam1's bearings by
+    /// the pair's offset first (``VisualInertialAlignment/disparityOffsetSigma``).
     func angularError(_ theta: [Double], cap: Double = 0.01, disparityOffset: Double = 0) -> Double {
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
         let identity = Matrix3.identity

@@ -90,7 +90,8 @@ struct VisualInertialAlignment {
     /// Distance (m) below which the reweighting stops growing.
     var minimumDepth = 0.5
     /// Refine the linear answer by minimising the angular error (see
-    /// ``refineAlongWeakestDirection(_:h:rays:magnitude:)`` and ``refineAngular(_:rays:magnitude:disparityOffsetSigma:iterations:)``).
+    /// ``refineAlongWeakestDirection(_:h:rays:magnitude:)`` and ``refineAngular(_:rays:magnitude:disparityOffsetSigma:iterations:)``,
+    /// both scoring against one ``AlignmentRayTable`` of the solve's rays).
     var refinesAngularError = true
     /// Minimum number of usable features.
     var minimumFeatures = 15
@@ -307,19 +308,21 @@ struct VisualInertialAlignment {
         guard var theta, let last = deltas.last else { return nil }
         var disparityOffset = 0.0
         let usable = ids.compactMap { rays[$0].map { Self.shifted($0, biasAccel) } }.filter { $0.count >= minimumObservations }
+        // One layout of the rays for every angular error the refinements and the answer need.
+        let table = AlignmentRayTable(usable)
         if refinesAngularError {
-            if let refined = Self.refineAlongWeakestDirection(theta, h: lastH, rays: usable, magnitude: gravityMagnitude) {
+            if let refined = Self.refineAlongWeakestDirection(theta, h: lastH, rays: table, magnitude: gravityMagnitude) {
                 theta = refined
             }
             let start = theta
-            (theta, disparityOffset) = Self.refineAngular(start, rays: usable, magnitude: gravityMagnitude,
+            (theta, disparityOffset) = Self.refineAngular(start, rays: table, magnitude: gravityMagnitude,
                                                           disparityOffsetSigma: disparityOffsetSigma)
             // An offset within what the rays can tell is none: the answer without it is kept.
             if disparityOffset != 0, abs(disparityOffset) < minimumDisparityOffset {
-                (theta, disparityOffset) = Self.refineAngular(start, rays: usable, magnitude: gravityMagnitude)
+                (theta, disparityOffset) = Self.refineAngular(start, rays: table, magnitude: gravityMagnitude)
             }
         }
-        let finalError = Self.angularError(theta, rays: usable, disparityOffset: disparityOffset)
+        let finalError = table.angularError(theta, disparityOffset: disparityOffset)
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
         // Newest frame: v_N = v₀ + g₀ t + Δv + J_v b_a (first body frame), then into body N.
         let vN = v0 + g0 * last.t + last.v + last.jv * biasAccel
@@ -411,12 +414,6 @@ struct VisualInertialAlignment {
         })
     }
 
-    /// RMS angle (rad) between each ray and the direction from its camera centre to the feature
-    /// triangulated with θ = [v₀, g₀] (two angular reweightings of the midpoint triangulation).
-    static func angularError(_ theta: [Double], rays: [[Ray]], cap: Double = 0.01, disparityOffset: Double = 0) -> Double {
-        AlignmentRayTable(rays).angularError(theta, cap: cap, disparityOffset: disparityOffset)
-    }
-
     /// Camera centres of `rays` (in the first body frame) for θ = [v₀, g₀]: c = k + v₀t + ½g₀t².
     static func centres(_ rays: [Ray], _ theta: [Double]) -> [Vector3] {
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
@@ -446,7 +443,7 @@ struct VisualInertialAlignment {
     /// weakest eigenvector of H, and the least-squares answer slides along it. This searches that
     /// direction (gravity kept at `magnitude`) for the smallest angular error instead.
     /// Returns nil when no point along it does better than θ.
-    static func refineAlongWeakestDirection(_ theta: [Double], h: Matrix, rays: [[Ray]],
+    static func refineAlongWeakestDirection(_ theta: [Double], h: Matrix, rays table: AlignmentRayTable,
                                             magnitude: Double) -> [Double]? {
         guard let eigen = try? SymmetricEigen(h) else { return nil }
         var e = (0..<6).map { eigen.vectors[$0, 0] }
@@ -462,7 +459,6 @@ struct VisualInertialAlignment {
             th[3] = gs.x; th[4] = gs.y; th[5] = gs.z
             return th
         }
-        let table = AlignmentRayTable(rays)
         func error(_ alpha: Double) -> Double { table.angularError(point(alpha)) }
         // Coarse grid over ±3 m/s, then golden-section refinement around the best node.
         let step = 0.05
@@ -492,15 +488,14 @@ struct VisualInertialAlignment {
     /// starting from θ. The truncation makes the error non-smooth, hence a derivative-free method;
     /// it runs once per initialisation attempt on a few hundred rays. Returns the answer and the
     /// offset (0 when not solved).
-    static func refineAngular(_ theta: [Double], rays: [[Ray]], magnitude: Double, disparityOffsetSigma: Double = 0,
+    static func refineAngular(_ theta: [Double], rays table: AlignmentRayTable, magnitude: Double, disparityOffsetSigma: Double = 0,
                               iterations: Int = 400) -> (theta: [Double], disparityOffset: Double) {
         let v0 = Vector3(theta[0], theta[1], theta[2]), g0 = Vector3(theta[3], theta[4], theta[5])
         guard g0.norm > 1e-9 else { return (theta, 0) }
         // The pair's disparity offset is a sixth unknown where cam1's rays are in and it may move.
-        let withOffset = disparityOffsetSigma > 0 && rays.contains { $0.contains { $0.s != .zero } }
+        let withOffset = disparityOffsetSigma > 0 && table.hasSecondCameraRays
         let dimensions = withOffset ? 6 : 5
-        let rayCount = Double(rays.reduce(0) { $0 + $1.count })
-        let table = AlignmentRayTable(rays)
+        let rayCount = Double(table.rayCount)
         let e0 = withOffset ? table.angularError(theta) : 0
         // Tangent basis of the gravity direction.
         let gHat = g0.normalized

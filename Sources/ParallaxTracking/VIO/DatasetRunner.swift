@@ -127,16 +127,14 @@ public struct DatasetRunner {
                 // Decoded ahead: the decoding cost is the producer thread's, not the hand-over's.
                 if let ms = ahead?.lastFrameDecodeMilliseconds { r.timings.decode = ms }
                 if firstFrame == nil { firstFrame = f.timestamp }
+                let since = f.timestamp - (firstFrame ?? f.timestamp)
                 summary.frames += 1
-                summary.normalAfterFirstSecond.add(secondsSinceFirstFrame: f.timestamp - (firstFrame ?? f.timestamp),
-                                                   normal: r.trackingState == .normal)
+                summary.normalAfterFirstSecond.add(secondsSinceFirstFrame: since, normal: r.trackingState == .normal)
                 if r.trackingState == .normal {
                     summary.normalFrames += 1
-                    if summary.timeToNormal == nil { summary.timeToNormal = f.timestamp - (firstFrame ?? f.timestamp) }
+                    if summary.timeToNormal == nil { summary.timeToNormal = since }
                 }
-                if summary.orientationTime == nil, r.displayedCamera != nil {
-                    summary.orientationTime = f.timestamp - (firstFrame ?? f.timestamp)
-                }
+                if summary.orientationTime == nil, r.displayedCamera != nil { summary.orientationTime = since }
                 summary.recoveries.add(timestamp: f.timestamp, hasPose: r.T_world_body != nil)
                 if let T = r.T_world_body {
                     if summary.initializationTime == nil {
