@@ -64,6 +64,52 @@ import Testing
         #expect(session.planeAnchors[6] == nil && session.pendingPlanes[6] != nil)
     }
 
+    /// `count` points on a 1.6 m grid over the plane of ``plane(_:offset:)``, at `height`.
+    static func points(atHeight height: Double, count: Int = 16) -> [Vector3] {
+        (0..<count).map { k in Vector3(-0.8 + 1.6 * Double(k % 4) / 3, -0.8 + 1.6 * Double(k / 4 % 4) / 3, height) }
+    }
+
+    /// A plane that has held still is still not announced while the newest points over it lie
+    /// elsewhere (beyond `planeAgreementTolerance`, within `planeAgreementBand`); it is once they
+    /// agree, its wait counted again from the disagreement.
+    @Test func aPlaneTheNewestPointsContradictWaits() throws {
+        let session = try Self.session()
+        session.planeAgreementTolerance = 0.02
+        // The plane holds at 1.80 m; the newest points say 1.71 m (9 cm off, a mistriangulated start).
+        session.newestPlanePoints = Self.points(atHeight: 1.71)
+        for t in [0.0, 0.5, 1.0, 1.5] {
+            session.applyPlaneChanges(PlaneChanges(planes: [Self.plane(8, offset: 1.80)]), T_A_W: .identity, time: t)
+            #expect(session.planeAnchors[8] == nil, "announced at \(t) s")
+        }
+        // The plane moves onto the points: a new wait, announced a second later.
+        session.newestPlanePoints = Self.points(atHeight: 1.715)
+        session.applyPlaneChanges(PlaneChanges(planes: [Self.plane(8, offset: 1.71)]), T_A_W: .identity, time: 2.0)
+        #expect(session.planeAnchors[8] == nil)
+        session.applyPlaneChanges(PlaneChanges(planes: [Self.plane(8, offset: 1.71)]), T_A_W: .identity, time: 3.0)
+        #expect(session.planeAnchors[8] != nil)
+    }
+
+    /// Points that agree within the tolerance, points too few to tell, points outside the plane's
+    /// outline or beyond the band (another surface) do not hold a plane back.
+    @Test func theCheckOnlyDecidesOnPointsOverThePlane() throws {
+        for (id, points) in [(11, Self.points(atHeight: 1.015)),                       // agree (1.5 cm)
+                             (12, Array(Self.points(atHeight: 1.10).prefix(5))),       // too few
+                             (13, Self.points(atHeight: 1.10).map { $0 + Vector3(3, 0, 0) }), // beside it
+                             (14, Self.points(atHeight: 1.30))] {                      // beyond the band
+            let session = try Self.session()
+            session.newestPlanePoints = points
+            session.applyPlaneChanges(PlaneChanges(planes: [Self.plane(id, offset: 1.0)]), T_A_W: .identity, time: 0)
+            session.applyPlaneChanges(PlaneChanges(planes: [Self.plane(id, offset: 1.0)]), T_A_W: .identity, time: 1.0)
+            #expect(session.planeAnchors[id] != nil, "plane \(id)")
+        }
+        // The median decides: a few stray points do not.
+        let session = try Self.session()
+        session.newestPlanePoints = Self.points(atHeight: 1.005) + Self.points(atHeight: 1.12, count: 5)
+        session.applyPlaneChanges(PlaneChanges(planes: [Self.plane(15, offset: 1.0)]), T_A_W: .identity, time: 0)
+        session.applyPlaneChanges(PlaneChanges(planes: [Self.plane(15, offset: 1.0)]), T_A_W: .identity, time: 1.0)
+        #expect(session.planeAnchors[15] != nil)
+    }
+
     /// With the ground-truth pose source nothing waits: the poses have no scale to settle.
     @Test func knownPosesAnnounceAtOnce() throws {
         let session = try Session(datasetAt: TestData.sample)

@@ -13,14 +13,13 @@ extension Session {
         // map not yet found, a tracker reset): its points have no world position yet, and left in
         // the map they would found planes where nothing is.
         guard output.trackingState != .limited(.relocalizing) else { return }
+        var admitted = output.featurePoints
         if let centre = T_W_C?.translation {
             let limit = maximumPlanePointRelativeSigma
-            landmarks.insert(output.featurePoints.filter { p in
-                p.sigma <= limit * (p.position - centre).norm
-            })
-        } else {
-            landmarks.insert(output.featurePoints)
+            admitted = admitted.filter { p in p.sigma <= limit * (p.position - centre).norm }
         }
+        landmarks.insert(admitted)
+        newestPlanePoints = admitted.map(\.position)
         guard output.trackingState == .normal, let T_A_W = worldTransform, var tracker = planes, let T_W_C else { return }
         // Planes that have held still long enough are announced even on a frame that refits nothing.
         defer { announceSettledPlanes(at: time, T_A_W: T_A_W) }
@@ -38,7 +37,8 @@ extension Session {
     }
 
     /// Turns tracker changes into anchors and tells the delegate (removed, added, updated). A plane
-    /// without an anchor yet waits until its equation has held for ``planeConfirmationTime``
+    /// without an anchor yet waits until its equation has held for ``planeConfirmationTime`` and
+    /// the newest points over it agree (``planeAgreementTolerance``)
     /// (`time`: data time of the change; nil, as for planes a loop closure moved, updates the
     /// announced planes only).
     func applyPlaneChanges(_ changes: PlaneChanges, T_A_W: RigidTransform, time: Double? = nil) {
@@ -65,16 +65,18 @@ extension Session {
     }
 
     /// Whether a plane not yet announced (with estimated poses) has held its equation (offset and normal within
-    /// ``planeConfirmationTolerance``) for ``planeConfirmationTime``; starts or restarts its wait
-    /// otherwise. The comparison is with the start of the current wait, not the previous update, so
-    /// a plane creeping by a few millimetres per update still waits.
+    /// ``planeConfirmationTolerance``) for ``planeConfirmationTime`` and the newest points over it
+    /// agree with it (``newestPointsAgree(with:)``); starts or restarts its wait otherwise. The
+    /// comparison is with the start of the current wait, not the previous update, so a plane
+    /// creeping by a few millimetres per update still waits.
     private func hasSettled(_ plane: DetectedPlane, at time: Double) -> Bool {
         // Known poses (the ground-truth source) have no scale to settle: nothing to wait for.
         guard planeConfirmationTime > 0, replayOptions.source != .groundTruth else { return true }
         if let wait = pendingPlanes[plane.id] {
             let turned = (plane.normal - wait.normal).norm
             if abs(plane.offset - wait.offset) <= planeConfirmationTolerance, turned <= planeConfirmationTolerance {
-                return waitIsOver(since: wait.since, at: time)
+                guard waitIsOver(since: wait.since, at: time) else { return false }
+                if newestPointsAgree(with: plane) { return true }
             }
         }
         pendingPlanes[plane.id] = (time, plane.offset, plane.normal)
@@ -85,10 +87,36 @@ extension Session {
     private func announceSettledPlanes(at time: Double, T_A_W: RigidTransform) {
         guard !pendingPlanes.isEmpty, let tracker = planes else { return }
         let due = pendingPlanes.filter { waitIsOver(since: $0.value.since, at: time) }.keys.sorted()
-        let settled = due.compactMap { tracker.planes[$0] }
-        for id in due where tracker.planes[id] == nil { pendingPlanes[id] = nil }
+        var settled: [DetectedPlane] = []
+        for id in due {
+            guard let plane = tracker.planes[id] else {
+                pendingPlanes[id] = nil
+                continue
+            }
+            // Points that disagree start the wait again from the plane as it is.
+            if newestPointsAgree(with: plane) { settled.append(plane) } else { pendingPlanes[id] = (time, plane.offset, plane.normal) }
+        }
         guard !settled.isEmpty else { return }
         applyPlaneChanges(PlaneChanges(planes: settled), T_A_W: T_A_W, time: time)
+    }
+
+    /// Whether the newest frame's plane-map points over `plane`'s outline, within
+    /// ``planeAgreementBand`` of it, lie on it: their median signed distance within
+    /// ``planeAgreementTolerance``. True when fewer than ``planeAgreementMinimumPoints`` such
+    /// points were seen (nothing to tell). The median, because a single frame's points include a
+    /// few mistriangulated ones.
+    func newestPointsAgree(with plane: DetectedPlane) -> Bool {
+        guard planeAgreementTolerance.isFinite else { return true }
+        let outline = plane.planarBoundary
+        var distances: [Double] = []
+        for p in newestPlanePoints {
+            let d = p.dot(plane.normal) - plane.offset
+            guard abs(d) < planeAgreementBand, ConvexPolygon.distance(plane.planar(p), toConvex: outline) <= 0 else { continue }
+            distances.append(d)
+        }
+        guard distances.count >= max(1, planeAgreementMinimumPoints) else { return true }
+        distances.sort()
+        return abs(distances[distances.count / 2]) <= planeAgreementTolerance
     }
 
     /// Whether a wait begun at `since` has lasted ``planeConfirmationTime`` at `time`.
