@@ -89,6 +89,42 @@ import Testing
         #expect(session.planeAnchors[8] != nil)
     }
 
+    /// A waiting plane the newest points contradict moves onto them, in the plane tracker too, and
+    /// its wait starts again from there.
+    @Test func aContradictedPlaneMovesOntoTheNewestPoints() throws {
+        let session = try Self.session()
+        var tracker = PlaneTracker(detection: [.horizontal])
+        // A 1.6 m square slab at 0.80 m, seen from 1.6 m: one upward plane.
+        let slab = Self.points(atHeight: 0.80, count: 16).enumerated().map {
+            MapPoint(id: UInt64($0.offset), position: $0.element, covariance: MapPoint.defaultCovariance)
+        }
+        let found = tracker.update(points: slab, cameraPosition: Vector3(0, 0, 1.6), timestamp: 0).planes
+        let plane = try #require(found.first)
+        #expect(found.count == 1 && abs(plane.offset - 0.80) < 1e-9)
+        session.planes = tracker
+        session.newestPlanePoints = Self.points(atHeight: 0.74)
+        session.applyPlaneChanges(PlaneChanges(planes: [plane]), T_A_W: .identity, time: 0)
+        session.applyPlaneChanges(PlaneChanges(planes: [plane]), T_A_W: .identity, time: 1.0)
+        #expect(session.planeAnchors[plane.id] == nil)
+        let moved = try #require(session.planes?.planes[plane.id])
+        #expect(abs(moved.offset - 0.74) < 1e-9)
+        #expect(abs((session.pendingPlanes[plane.id]?.offset ?? 0) - 0.74) < 1e-9)
+        #expect(moved.boundary.allSatisfy { abs($0.z - 0.74) < 1e-9 })
+        // Held there for a second with the points agreeing: announced.
+        session.applyPlaneChanges(PlaneChanges(planes: [moved]), T_A_W: .identity, time: 2.0)
+        #expect(session.planeAnchors[plane.id] != nil)
+        // A wall is only made to wait, not moved.
+        var wall = DetectedPlane(id: 40, alignment: .vertical, normal: Vector3(1, 0, 0), offset: 2.0, boundary: [],
+                                 inlierCount: 50, classification: .wall, firstSeen: 0)
+        let corners = [Vector3(2, -1, 0), Vector3(2, 1, 0), Vector3(2, 1, 2), Vector3(2, -1, 2)]
+        wall.boundary = ConvexPolygon.hull(corners.map(wall.planar)).map(wall.spatial)
+        session.newestPlanePoints = (0..<16).map { Vector3(1.93, -0.8 + 0.5 * Double($0 % 4), 0.2 + 0.5 * Double($0 / 4)) }
+        session.applyPlaneChanges(PlaneChanges(planes: [wall]), T_A_W: .identity, time: 3.0)
+        session.applyPlaneChanges(PlaneChanges(planes: [wall]), T_A_W: .identity, time: 4.0)
+        #expect(session.planeAnchors[40] == nil)
+        #expect(session.pendingPlanes[40]?.offset == 2.0 && session.pendingPlanes[40]?.since == 4.0)
+    }
+
     /// Points that agree within the tolerance, points too few to tell, points outside the plane's
     /// outline or beyond the band (another surface) do not hold a plane back.
     @Test func theCheckOnlyDecidesOnPointsOverThePlane() throws {

@@ -66,20 +66,23 @@ extension Session {
 
     /// Whether a plane not yet announced (with estimated poses) has held its equation (offset and normal within
     /// ``planeConfirmationTolerance``) for ``planeConfirmationTime`` and the newest points over it
-    /// agree with it (``newestPointsAgree(with:)``); starts or restarts its wait otherwise. The
-    /// comparison is with the start of the current wait, not the previous update, so a plane
-    /// creeping by a few millimetres per update still waits.
+    /// agree with it (``newestPointsAgree(with:)``); starts or restarts its wait otherwise (moved
+    /// onto those points first when they disagree, ``moveOntoNewestPoints(_:)``). The comparison is
+    /// with the start of the current wait, not the previous update, so a plane creeping by a few
+    /// millimetres per update still waits.
     private func hasSettled(_ plane: DetectedPlane, at time: Double) -> Bool {
         // Known poses (the ground-truth source) have no scale to settle: nothing to wait for.
         guard planeConfirmationTime > 0, replayOptions.source != .groundTruth else { return true }
+        var waiting = plane
         if let wait = pendingPlanes[plane.id] {
             let turned = (plane.normal - wait.normal).norm
             if abs(plane.offset - wait.offset) <= planeConfirmationTolerance, turned <= planeConfirmationTolerance {
                 guard waitIsOver(since: wait.since, at: time) else { return false }
                 if newestPointsAgree(with: plane) { return true }
+                waiting = moveOntoNewestPoints(plane)
             }
         }
-        pendingPlanes[plane.id] = (time, plane.offset, plane.normal)
+        pendingPlanes[plane.id] = (time, waiting.offset, waiting.normal)
         return false
     }
 
@@ -93,8 +96,12 @@ extension Session {
                 pendingPlanes[id] = nil
                 continue
             }
-            // Points that disagree start the wait again from the plane as it is.
-            if newestPointsAgree(with: plane) { settled.append(plane) } else { pendingPlanes[id] = (time, plane.offset, plane.normal) }
+            if newestPointsAgree(with: plane) {
+                settled.append(plane)
+            } else {
+                let moved = moveOntoNewestPoints(plane)
+                pendingPlanes[id] = (time, moved.offset, moved.normal)
+            }
         }
         guard !settled.isEmpty else { return }
         applyPlaneChanges(PlaneChanges(planes: settled), T_A_W: T_A_W, time: time)
@@ -106,7 +113,14 @@ extension Session {
     /// points were seen (nothing to tell). The median, because a single frame's points include a
     /// few mistriangulated ones.
     func newestPointsAgree(with plane: DetectedPlane) -> Bool {
-        guard planeAgreementTolerance.isFinite else { return true }
+        guard planeAgreementTolerance.isFinite, let median = newestPointsMedianDistance(to: plane) else { return true }
+        return abs(median) <= planeAgreementTolerance
+    }
+
+    /// Median signed distance (m) from `plane` of the newest frame's plane-map points over its
+    /// outline and within ``planeAgreementBand`` of it; nil with fewer than
+    /// ``planeAgreementMinimumPoints`` of them.
+    func newestPointsMedianDistance(to plane: DetectedPlane) -> Double? {
         let outline = plane.planarBoundary
         var distances: [Double] = []
         for p in newestPlanePoints {
@@ -114,9 +128,28 @@ extension Session {
             guard abs(d) < planeAgreementBand, ConvexPolygon.distance(plane.planar(p), toConvex: outline) <= 0 else { continue }
             distances.append(d)
         }
-        guard distances.count >= max(1, planeAgreementMinimumPoints) else { return true }
+        guard distances.count >= max(1, planeAgreementMinimumPoints) else { return nil }
         distances.sort()
-        return abs(distances[distances.count / 2]) <= planeAgreementTolerance
+        return distances[distances.count / 2]
+    }
+
+    /// A waiting horizontal plane the newest points disagree with, moved along its normal onto
+    /// their median (in the plane tracker too, whose next refit then takes its inliers around the
+    /// new offset) and returned; any other plane is returned as it is. Why: the points that held it
+    /// in place are stale, and left where it is it waits until enough new points outweigh them.
+    /// The room2 ceiling above waited 8.8 s that way; moved, 1.5 s. Horizontal only: a wall is
+    /// mostly seen head-on, so one frame's points scatter along its normal by their depth error,
+    /// and moving walls so made two walls 1.5 cm worse (48 walks: walls too 4 better and 3 worse,
+    /// horizontal only 4 better and 1 worse, against the check alone). Announced planes are never
+    /// moved so: one frame's points are noisier than a plane's whole support (docs/ar-session.md,
+    /// stop 69).
+    func moveOntoNewestPoints(_ plane: DetectedPlane) -> DetectedPlane {
+        guard plane.alignment == .horizontal, let median = newestPointsMedianDistance(to: plane) else { return plane }
+        var moved = plane
+        moved.offset += median
+        moved.boundary = plane.boundary.map { $0 + plane.normal * median }
+        planes?.setPlane(moved)
+        return moved
     }
 
     /// Whether a wait begun at `since` has lasted ``planeConfirmationTime`` at `time`.

@@ -77,7 +77,8 @@ public final class Session {
     public var planeConfirmationTolerance = 0.01
     /// Largest median distance (m) from a waiting plane, once its equation has held, of the newest
     /// frame's points over its outline (those within ``planeAgreementBand`` of it) for its anchor
-    /// to be added; otherwise its wait starts again. `.infinity` skips the check.
+    /// to be added; otherwise the plane moves onto their median and its wait starts again.
+    /// `.infinity` skips the check.
     ///
     /// Why: a plane fitted on early, poorly triangulated points can hold still while the points
     /// the camera measures now lie elsewhere. Nothing in the map moves it: the old points keep it
