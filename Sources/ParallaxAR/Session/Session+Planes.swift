@@ -66,10 +66,9 @@ extension Session {
 
     /// Whether a plane not yet announced (with estimated poses) has held its equation (offset and normal within
     /// ``planeConfirmationTolerance``) for ``planeConfirmationTime`` and the newest points over it
-    /// agree with it (``newestPointsAgree(with:)``); starts or restarts its wait otherwise (moved
-    /// onto those points first when they disagree, ``moveOntoNewestPoints(_:)``). The comparison is
-    /// with the start of the current wait, not the previous update, so a plane creeping by a few
-    /// millimetres per update still waits.
+    /// agree with it; starts or restarts its wait otherwise (from where ``disagreeingNewestPoints(_:)``
+    /// puts it when they disagree). The comparison is with the start of the current wait, not the
+    /// previous update, so a plane creeping by a few millimetres per update still waits.
     private func hasSettled(_ plane: DetectedPlane, at time: Double) -> Bool {
         // Known poses (the ground-truth source) have no scale to settle: nothing to wait for.
         guard planeConfirmationTime > 0, replayOptions.source != .groundTruth else { return true }
@@ -78,8 +77,8 @@ extension Session {
             let turned = (plane.normal - wait.normal).norm
             if abs(plane.offset - wait.offset) <= planeConfirmationTolerance, turned <= planeConfirmationTolerance {
                 guard waitIsOver(since: wait.since, at: time) else { return false }
-                if newestPointsAgree(with: plane) { return true }
-                waiting = moveOntoNewestPoints(plane)
+                guard let contradicted = disagreeingNewestPoints(plane) else { return true }
+                waiting = contradicted
             }
         }
         pendingPlanes[plane.id] = (time, waiting.offset, waiting.normal)
@@ -96,25 +95,26 @@ extension Session {
                 pendingPlanes[id] = nil
                 continue
             }
-            if newestPointsAgree(with: plane) {
-                settled.append(plane)
+            if let waiting = disagreeingNewestPoints(plane) {
+                pendingPlanes[id] = (time, waiting.offset, waiting.normal)
             } else {
-                let moved = moveOntoNewestPoints(plane)
-                pendingPlanes[id] = (time, moved.offset, moved.normal)
+                settled.append(plane)
             }
         }
         guard !settled.isEmpty else { return }
         applyPlaneChanges(PlaneChanges(planes: settled), T_A_W: T_A_W, time: time)
     }
 
-    /// Whether the newest frame's plane-map points over `plane`'s outline, within
-    /// ``planeAgreementBand`` of it, lie on it: their median signed distance within
-    /// ``planeAgreementTolerance``. True when fewer than ``planeAgreementMinimumPoints`` such
-    /// points were seen (nothing to tell). The median, because a single frame's points include a
+    /// Nil when the newest frame's plane-map points over `plane`'s outline, within
+    /// ``planeAgreementBand`` of it, lie on it (their median signed distance within
+    /// ``planeAgreementTolerance``) or are fewer than ``planeAgreementMinimumPoints`` (nothing to
+    /// tell); otherwise the plane to wait from: moved onto their median when horizontal
+    /// (``move(_:by:)``), as it is when not. The median, because a single frame's points include a
     /// few mistriangulated ones.
-    func newestPointsAgree(with plane: DetectedPlane) -> Bool {
-        guard planeAgreementTolerance.isFinite, let median = newestPointsMedianDistance(to: plane) else { return true }
-        return abs(median) <= planeAgreementTolerance
+    func disagreeingNewestPoints(_ plane: DetectedPlane) -> DetectedPlane? {
+        guard planeAgreementTolerance.isFinite, let median = newestPointsMedianDistance(to: plane),
+              abs(median) > planeAgreementTolerance else { return nil }
+        return plane.alignment == .horizontal ? move(plane, by: median) : plane
     }
 
     /// Median signed distance (m) from `plane` of the newest frame's plane-map points over its
@@ -133,21 +133,20 @@ extension Session {
         return distances[distances.count / 2]
     }
 
-    /// A waiting horizontal plane the newest points disagree with, moved along its normal onto
-    /// their median (in the plane tracker too, whose next refit then takes its inliers around the
-    /// new offset) and returned; any other plane is returned as it is. Why: the points that held it
-    /// in place are stale, and left where it is it waits until enough new points outweigh them.
-    /// The room2 ceiling above waited 8.8 s that way; moved, 1.5 s. Horizontal only: a wall is
+    /// A waiting horizontal plane the newest points disagree with, moved `distance` along its
+    /// normal onto their median (in the plane tracker too, whose next refit then takes its inliers
+    /// around the new offset) and returned. Why: the points that held it in place are stale, and
+    /// left where it is it waits until enough new points outweigh them. The room2 ceiling above
+    /// waited 8.8 s that way; moved, 1.5 s. Horizontal only: a wall is
     /// mostly seen head-on, so one frame's points scatter along its normal by their depth error.
     /// Against the check alone, on 48 walks: moving walls too, 8 better and 3 worse (two walls
     /// 0.7 and 1.5 cm further off); horizontal planes only, 4 better and 1 worse. Announced
     /// planes are never moved so: one frame's points are noisier than a plane's whole support
     /// (docs/ar-session.md, stop 69).
-    func moveOntoNewestPoints(_ plane: DetectedPlane) -> DetectedPlane {
-        guard plane.alignment == .horizontal, let median = newestPointsMedianDistance(to: plane) else { return plane }
+    func move(_ plane: DetectedPlane, by distance: Double) -> DetectedPlane {
         var moved = plane
-        moved.offset += median
-        moved.boundary = plane.boundary.map { $0 + plane.normal * median }
+        moved.offset += distance
+        moved.boundary = plane.boundary.map { $0 + plane.normal * distance }
         planes?.setPlane(moved)
         return moved
     }
