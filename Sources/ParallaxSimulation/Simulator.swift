@@ -138,6 +138,9 @@ public final class Simulator {
         do {
             try FileManager.default.createDirectory(at: truth, withIntermediateDirectories: true)
             try Data(TruthFiles.planesJSON(planes, alignment: alignment).utf8).write(to: truth.appendingPathComponent("planes.json"))
+            let surfaces = ScenePlanes.surfaces(from: scene, alignment: alignment)
+            try Data(TruthFiles.planesJSON(surfaces, alignment: alignment, key: "surfaces").utf8)
+                .write(to: truth.appendingPathComponent("surfaces.json"))
             try Data(TruthFiles.lightingJSON(frames.lighting).utf8).write(to: truth.appendingPathComponent("lighting.json"))
             if !effects.isIdeal {
                 let meta = SensorMetaFile(effects: effects, cameras: perturbations, imageNoiseSigma: config.imageNoiseSigma,

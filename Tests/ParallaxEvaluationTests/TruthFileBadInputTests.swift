@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import ParallaxEvaluation
+@testable import ParallaxEvaluation
+import ParallaxAR
 import ParallaxMath
 
 /// Truth files that used to score against nothing or print `nan %` (issue 13).
@@ -48,6 +49,17 @@ import ParallaxMath
         #expect(message { _ = try PlaneTruthFile.sceneTransform(datasetRoot: folder) }?.contains("not orthonormal") == true)
     }
 
+    /// `surfaces.json` has the planes' format with the list under `surfaces`; a file with neither
+    /// list says so.
+    @Test func aSurfacesFileReadsAndAFileWithoutAListIsAnError() throws {
+        let url = try write(#"{"frame": "world", "T_scene_world": \#(Self.yUp), "surfaces": [\#(Self.plane), \#(Self.plane)]}"#)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try PlaneTruthFile.read(contentsOf: url).count == 2)
+        let bare = try write(#"{"frame": "world"}"#)
+        defer { try? FileManager.default.removeItem(at: bare) }
+        #expect(message { _ = try PlaneTruthFile.read(contentsOf: bare) } == "\(bare.path): field planes (or surfaces) is missing")
+    }
+
     @Test func anEmptyPlaneListIsAnError() throws {
         let url = try write(planes(T: Self.yUp, list: ""))
         defer { try? FileManager.default.removeItem(at: url) }
@@ -91,5 +103,27 @@ import ParallaxMath
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(message { _ = try LightingTruth(contentsOf: url) }
                 == "\(url.path): array \"frames\" is empty; there is nothing to compare with")
+    }
+}
+
+/// Hit distances go to every face when the recorder has them, to the truth planes otherwise.
+@Suite struct HitSurfaceTests {
+    private static func square(_ id: String, centre c: Vector3, normal n: Vector3, half: Double) -> TruthPlane {
+        let (e1, e2) = ConvexPolygon.basis(ofPlaneWithNormal: n)
+        let polygon = [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)].map { c + e1 * ($0.0 * half) + e2 * ($0.1 * half) }
+        return TruthPlane(id: id, kind: "wall", centre: c, normal: n, area: 4 * half * half, polygon: polygon)
+    }
+
+    @Test func aHitOnASmallFaceIsOnASurface() {
+        let floor = Self.square("floor", centre: .zero, normal: Vector3(0, 0, 1), half: 2)
+        // A book's spine 30 cm above the floor: too small for planes.json.
+        let spine = Self.square("book/x+", centre: Vector3(0.5, 0, 0.3), normal: Vector3(1, 0, 0), half: 0.05)
+        let hit = Vector3(0.505, 0.01, 0.31)
+        let planesOnly = PlaneMapQualityRecorder(truth: [floor])
+        let everyFace = PlaneMapQualityRecorder(truth: [floor], surfaces: [floor, spine])
+        #expect(abs(planesOnly.distanceToTruth(hit) - 0.31) < 1e-9)
+        #expect(abs(everyFace.distanceToTruth(hit) - 0.005) < 1e-9)
+        // Beside the spine's outline the distance runs to its edge.
+        #expect(abs(everyFace.distanceToTruth(Vector3(0.5, 0.15, 0.3)) - 0.1) < 1e-9)
     }
 }

@@ -71,6 +71,9 @@ func folderContents(_ url: URL) throws -> [String: Data] {
         let planes = try String(contentsOf: folder.appendingPathComponent("truth/planes.json"), encoding: .utf8)
         #expect(planes.contains("\"kind\": \"floor\"") && planes.contains("\"kind\": \"table\"")
                 && planes.contains("\"kind\": \"wall\"") && planes.contains("\"kind\": \"ceiling\""))
+        // Every face, the small ones too, is written apart for the hit distances.
+        let surfaces = try String(contentsOf: folder.appendingPathComponent("truth/surfaces.json"), encoding: .utf8)
+        #expect(surfaces.contains("\"surfaces\": [") && surfaces.contains("\"id\": \"book-0-0/x+\"") && !planes.contains("book-0-0"))
         let lighting = try String(contentsOf: folder.appendingPathComponent("truth/lighting.json"), encoding: .utf8)
         #expect(lighting.components(separatedBy: "\"timestamp\": ").count == 14)  // 13 frames
     }
@@ -102,6 +105,23 @@ func folderContents(_ url: URL) throws -> [String: Data] {
         for wall in planes where wall.id.hasPrefix("wall-") {
             #expect(wall.kind == .wall && wall.normal.dot(Vector3(0, 0, 1.5) - wall.centre) > 0)
         }
+    }
+
+    /// `surfaces.json` holds every face a hit can land on: the planes, and the faces too small for
+    /// them (a book's spine faces into the room, 0.24 m × 3.6 cm) and the undersides of furniture.
+    @Test func everyFaceIsASurface() throws {
+        let scene = try Scene.load(contentsOf: roomSceneURL())
+        let alignment = SimulationSetup.floorAlignment(for: scene)
+        let planes = ScenePlanes.extract(from: scene, alignment: alignment)
+        let surfaces = ScenePlanes.surfaces(from: scene, alignment: alignment)
+        let ids = Set(surfaces.map(\.id))
+        #expect(planes.allSatisfy { ids.contains($0.id) })
+        #expect(planes.allSatisfy { p in surfaces.first { $0.id == p.id } == p })  // same geometry and kind
+        let faces = surfaces.filter { $0.id.hasPrefix("book-0-0/") }
+        #expect(faces.count == 6 && faces.allSatisfy { $0.area < ScenePlanes.minimumArea })
+        #expect(!planes.contains { $0.id.hasPrefix("book-") })
+        #expect(surfaces.contains { $0.id == "table-top/y-" && $0.normal.z < -0.99 })
+        #expect(!planes.contains { $0.id == "table-top/y-" })
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import ParallaxAR
 import ParallaxDatasets
 import ParallaxEvaluation
+import ParallaxSceneGraph
 import ParallaxTracking
 
 /// `parallax evaluate planes DATASET`: replays a simulated dataset with plane detection and
@@ -29,6 +30,14 @@ struct EvaluatePlanesCommand: ParsableCommand {
             help: "Stop this many seconds after the dataset start (positive).")
     var to: Double?
 
+    @Option(help: ArgumentHelp(
+        "The scene the dataset was simulated with: hit distances are measured to its every face.",
+        discussion: "Simulations write every face to truth/surfaces.json, which is used when present; "
+            + "this is for datasets simulated before that file was written (placed with truth/planes.json's T_scene_world). "
+            + "Without either, hits are measured to the truth planes, which leave out faces under 0.1 m² (books, table legs).",
+        valueName: "scene.json"))
+    var scene: String?
+
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
@@ -45,8 +54,9 @@ struct EvaluatePlanesCommand: ParsableCommand {
             try calibration.apply(to: &configuration)
             tracker = configuration
         }
+        let surfaces = try scene.map { try PlaneTruthFile.surfaces(of: Scene.load(contentsOf: URL(fileURLWithPath: $0)), datasetRoot: input.url) }
         let report = try PlaneEvaluationRun.run(datasetRoot: input.url, source: source, stopTime: to, trackerMode: mode,
-                                                trackerConfiguration: tracker)
+                                                trackerConfiguration: tracker, surfaces: surfaces)
         print(json ? Self.json(report, source: source) : Self.text(report, source: source))
     }
 
@@ -95,6 +105,12 @@ struct EvaluatePlanesCommand: ParsableCommand {
                           ("featurePoint", q.featurePointHitDistances)] {
             let (within, p95) = figures(d)
             s += "\(name) hits: \(d.count), within 2 cm of a true surface \(within) %, 95th percentile \(p95) cm\n"
+        }
+        if q.measuredToEveryFace {
+            s += "hit distances measured to every face of the scene; to the truth planes alone (faces of 0.1 m² or more), "
+                + "existingPlaneUsingExtent hits within 2 cm \(figures(q.extentHitDistancesToPlanes).within) %\n"
+        } else {
+            s += "hit distances measured to the truth planes (faces of 0.1 m² or more; no truth/surfaces.json, no --scene)\n"
         }
         // Each hit placed from its frame's true camera: what the user sees, without the world's drift.
         for (name, d) in [("existingPlaneUsingExtent", q.extentHitDistancesFromCamera),

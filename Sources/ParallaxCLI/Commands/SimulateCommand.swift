@@ -17,7 +17,7 @@ struct SimulateCommand: ParsableCommand {
         discussion: """
             The body (IMU) moves along a C² B-spline: a preset motion around the scene's table, or \
             a fit through a TUM/EuRoC trajectory file. Writes DIR/mav0 (cam0[, cam1], imu0, \
-            state_groundtruth_estimate0) and DIR/truth/{planes,lighting}.json. The same command \
+            state_groundtruth_estimate0) and DIR/truth/{planes,surfaces,lighting}.json. The same command \
             and seed give byte-identical files. Limits: --duration ≤ \(Int(Self.maxDuration)) s, \
             --rate-imu ≤ \(Int(Self.maxIMURate)) Hz, --rate-cam ≤ \(Int(Self.maxCameraRate)) Hz (and ≤ the IMU \
             rate), --image-noise ≤ \(Int(Self.maxImageNoise)) grey levels.

@@ -15,17 +15,23 @@ public enum PlaneEvaluationRun {
     ///   - stopTime: seconds after the dataset start to stop at (nil: the whole dataset).
     ///   - trackerMode: mono or stereo tracking (nil: stereo when the dataset has two cameras).
     ///   - trackerConfiguration: the tracker's settings (nil: the defaults; `trackerMode` overrides its mode).
+    ///   - surfaces: every face of the scene, which hit distances are measured to (nil: the
+    ///     dataset's `truth/surfaces.json` when it has one, else its planes).
     ///   - frameHandler: called with each frame (e.g. for progress or exports).
     public static func run(datasetRoot root: URL, source: PoseSourceKind, stopTime: Double? = nil,
                            trackerMode: TrackerConfiguration.Mode? = nil, trackerConfiguration: TrackerConfiguration? = nil,
+                           surfaces: [TruthPlane]? = nil,
                            frameHandler: ((Frame) throws -> Void)? = nil) throws -> PlaneEvaluationReport {
         let truth = try PlaneTruthFile.read(contentsOf: PlaneTruthFile.url(datasetRoot: root))
+        let surfacesFile = PlaneTruthFile.surfacesURL(datasetRoot: root)
+        let surfaces = try surfaces ?? (FileManager.default.fileExists(atPath: surfacesFile.path)
+            ? PlaneTruthFile.read(contentsOf: surfacesFile) : nil)
         let session = try Session(datasetAt: root, replay: ReplayOptions(source: source, stopTime: stopTime,
                                                                            trackerMode: trackerMode,
                                                                            trackerConfiguration: trackerConfiguration))
         session.run(WorldTrackingConfiguration(planeDetection: [.horizontal, .vertical], isLightEstimationEnabled: false))
         var evaluator = PlaneEvaluator(truth: truth)
-        var recorder = PlaneMapQualityRecorder(truth: truth)
+        var recorder = PlaneMapQualityRecorder(truth: truth, surfaces: surfaces)
         let reference = GroundTruthPoses(states: try session.dataset.groundTruth())
         let T_B_C = session.cameraCalibration?.T_body_camera ?? .identity
         // The camera that rendered the images and when, when the simulation wrote sensor effects

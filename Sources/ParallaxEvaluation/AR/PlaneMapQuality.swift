@@ -22,8 +22,17 @@ public struct PlaneMapQuality: Sendable, Equatable {
     public var seenArea: [String: Double] = [:]
     /// Plane anchors at the end.
     public var anchors: Int
-    /// Distances (m) of `existingPlaneUsingExtent` hits from the nearest true surface.
+    /// Distances (m) of `existingPlaneUsingExtent` hits from the nearest true surface: the
+    /// nearest face of the scene when the recorder was given every face
+    /// (``PlaneMapQualityRecorder/surfaces``, see ``measuredToEveryFace``), else the nearest truth plane.
     public var extentHitDistances: [Double]
+    /// Whether the hit distances were measured to every face of the scene (books, table legs and
+    /// the other faces too small for `planes.json` included) rather than to the truth planes alone.
+    public var measuredToEveryFace = false
+    /// Distances (m) of the `existingPlaneUsingExtent` hits from the nearest truth plane alone
+    /// (`planes.json`), whichever ``measuredToEveryFace`` says: the figure before surfaces were
+    /// written, for comparison.
+    public var extentHitDistancesToPlanes: [Double] = []
     /// The same for `existingPlaneUsingGeometry` hits.
     public var geometryHitDistances: [Double]
     /// The same for `featurePoint` hits (the tracked points themselves, not the planes).
@@ -91,6 +100,10 @@ public struct PlaneMapQuality: Sendable, Equatable {
 public struct PlaneMapQualityRecorder {
     /// Truth planes.
     public let truth: [TruthPlane]
+    /// Every face of the scene (`truth/surfaces.json`), which hit distances are measured to; nil:
+    /// the truth planes. A hit on a small face (a book's spine, a table leg) lands on a real
+    /// surface, but the truth planes leave out faces under 0.1 m².
+    public let surfaces: [TruthPlane]?
     /// Farthest distance (m) at which a plane counts as seen.
     public var maximumRange = 6.0
     /// Frames between visibility checks and between hit-test grids.
@@ -112,8 +125,9 @@ public struct PlaneMapQualityRecorder {
     private var firstTimestamp: Double?
 
     /// Creates a recorder.
-    public init(truth: [TruthPlane]) {
+    public init(truth: [TruthPlane], surfaces: [TruthPlane]? = nil) {
         self.truth = truth
+        self.surfaces = surfaces
         coverage = PlaneCoverage(truth: truth)
     }
 
@@ -182,6 +196,8 @@ public struct PlaneMapQualityRecorder {
                                       geometryHitDistances: geometryHits.map { distanceToTruth(T_truth_world * $0) },
                                       extentHitAnchors: extentAnchors)
         quality.extentHitTimes = extentTimes
+        quality.measuredToEveryFace = surfaces != nil
+        quality.extentHitDistancesToPlanes = extentHits.map { Self.distance(T_truth_world * $0, toNearestOf: truth) }
         quality.extentHitDistancesFromCamera = extentHitsFromCamera.map(distanceToTruth)
         quality.geometryHitDistancesFromCamera = geometryHitsFromCamera.map(distanceToTruth)
         quality.featurePointHitDistances = featureHits.map { distanceToTruth(T_truth_world * $0) }
@@ -190,8 +206,9 @@ public struct PlaneMapQualityRecorder {
         return quality
     }
 
-    /// Distance (m) from `p` to the nearest truth polygon (convex hull on its plane).
-    func distanceToTruth(_ p: Vector3) -> Double { Self.distance(p, toNearestOf: truth) }
+    /// Distance (m) from `p` to the nearest face of the scene, or truth polygon without
+    /// ``surfaces`` (convex hull on its plane).
+    func distanceToTruth(_ p: Vector3) -> Double { Self.distance(p, toNearestOf: surfaces ?? truth) }
 
     /// Distance (m) from `p` to the nearest of `truth`'s polygons (each the convex hull on its plane).
     public static func distance(_ p: Vector3, toNearestOf truth: [TruthPlane]) -> Double {

@@ -2,6 +2,8 @@ import Foundation
 import ParallaxImaging
 import ParallaxAR
 import ParallaxMath
+import ParallaxSceneGraph
+import ParallaxSimulation
 
 /// One plane of a simulated dataset's `truth/planes.json` (estimator world `W`, z up).
 public struct TruthPlane: Sendable, Equatable {
@@ -35,15 +37,21 @@ public enum PlaneTruthFile {
         var polygon: [[Double]]
     }
     private struct File: Decodable {
-        var planes: [Entry]
+        var planes: [Entry]?
+        /// `truth/surfaces.json` holds its faces under this key instead.
+        var surfaces: [Entry]?
         var T_scene_world: [[Double]]?
     }
 
-    /// Reads `url`; errors name the file and the offending plane.
+    /// Reads `url` (`planes.json`, or `surfaces.json`: the same format with the list under
+    /// `surfaces`); errors name the file and the offending plane.
     public static func read(contentsOf url: URL) throws -> [TruthPlane] {
         let file = try decode(url)
+        guard let planes = file.planes ?? file.surfaces else {
+            throw SessionError("\(url.path): field planes (or surfaces) is missing")
+        }
         // An empty list would score every detected plane as a false positive and pass with 0 %.
-        guard !file.planes.isEmpty else { throw SessionError("\(url.path): field planes is empty; there is no truth to score against") }
+        guard !planes.isEmpty else { throw SessionError("\(url.path): field planes is empty; there is no truth to score against") }
         if let T = file.T_scene_world { try checkRigid(T, file: url.path) }
         func vector(_ a: [Double], _ field: String, _ id: String) throws -> Vector3 {
             guard a.count == 3, a.allSatisfy(\.isFinite) else {
@@ -51,7 +59,7 @@ public enum PlaneTruthFile {
             }
             return Vector3(a[0], a[1], a[2])
         }
-        return try file.planes.map { e in
+        return try planes.map { e in
             let normal = try vector(e.normal, "normal", e.id)
             guard abs(normal.norm - 1) < 1e-3 else { throw SessionError("\(url.path): plane \(e.id): normal is not unit length") }
             let polygon = try e.polygon.map { try vector($0, "polygon", e.id) }
@@ -104,5 +112,27 @@ public enum PlaneTruthFile {
     /// `truth/planes.json` of the dataset folder `root` (the folder holding `mav0`).
     public static func url(datasetRoot root: URL) -> URL {
         root.appendingPathComponent("truth").appendingPathComponent("planes.json")
+    }
+
+    /// `truth/surfaces.json` of the dataset folder `root`: every face of the scene, the small ones
+    /// included (written by simulations since 2026-12-01).
+    public static func surfacesURL(datasetRoot root: URL) -> URL {
+        root.appendingPathComponent("truth").appendingPathComponent("surfaces.json")
+    }
+
+    /// Every face of `scene` placed as the simulation of the dataset at `root` placed it (its
+    /// `planes.json`'s `T_scene_world`): the surfaces of a dataset simulated before
+    /// `truth/surfaces.json` was written, from the scene it was made with.
+    public static func surfaces(of scene: Scene, datasetRoot root: URL) throws -> [TruthPlane] {
+        let file = url(datasetRoot: root)
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw SessionError("\(file.path): no such file; a scene's surfaces are placed by a simulated dataset's truth")
+        }
+        guard let T_scene_world = try sceneTransform(datasetRoot: root) else {
+            throw SessionError("\(file.path): field T_scene_world is missing; cannot place the scene's surfaces")
+        }
+        return ScenePlanes.surfaces(from: scene, alignment: SceneAlignment(T_scene_world: T_scene_world)).map {
+            TruthPlane(id: $0.id, kind: $0.kind.rawValue, centre: $0.centre, normal: $0.normal, area: $0.area, polygon: $0.polygon)
+        }
     }
 }

@@ -33,6 +33,20 @@ public enum ScenePlanes {
 
     /// All planes of `scene`, expressed in the world of `alignment`, sorted by id.
     public static func extract(from scene: Scene, alignment: SceneAlignment) -> [PlaneTruth] {
+        classified(faces(of: scene, alignment: alignment).filter { $0.area >= minimumArea }, keepingAll: false)
+    }
+
+    /// Every face of `scene` (`truth/surfaces.json`), the small ones (books, table legs) and the
+    /// slanted ones included, in the world of `alignment`, sorted by id; kinds as in
+    /// ``extract(from:alignment:)``, with slanted faces and furniture undersides as `wall` and
+    /// `ceiling`. These are what a hit test can land on: a vertical plane fitted to the spines of
+    /// a shelf of books is a real surface, though no face of it is large enough for `planes.json`.
+    public static func surfaces(from scene: Scene, alignment: SceneAlignment) -> [PlaneTruth] {
+        classified(faces(of: scene, alignment: alignment), keepingAll: true)
+    }
+
+    /// The faces of every box, plane and floor of `scene` as planes (kind `wall` until classified).
+    static func faces(of scene: Scene, alignment: SceneAlignment) -> [PlaneTruth] {
         var faces: [(id: String, polygon: [Vector3], outward: Vector3)] = []
         let T_world_scene = alignment.T_world_scene
         for (index, node) in scene.rootNode.subtree.enumerated() {
@@ -74,13 +88,12 @@ public enum ScenePlanes {
                 continue
             }
         }
-        var planes: [PlaneTruth] = []
-        for face in faces {
-            guard var plane = makePlane(id: face.id, polygon: face.polygon, outward: face.outward),
-                  plane.area >= minimumArea else { continue }
-            plane.kind = .wall
-            planes.append(plane)
-        }
+        return faces.compactMap { makePlane(id: $0.id, polygon: $0.polygon, outward: $0.outward) }
+    }
+
+    /// `planes` with their kinds; without `keepingAll`, slanted faces and downward faces other
+    /// than the ceiling are left out.
+    static func classified(_ planes: [PlaneTruth], keepingAll: Bool) -> [PlaneTruth] {
         let up = planes.filter { $0.normal.z > 0.9 }
         let down = planes.filter { $0.normal.z < -0.9 }
         let floorLevel = up.map(\.centre.z).min() ?? 0
@@ -90,9 +103,9 @@ public enum ScenePlanes {
             if plane.normal.z > 0.9 {
                 plane.kind = plane.centre.z < floorLevel + 0.05 ? .floor : .table
             } else if plane.normal.z < -0.9 {
-                guard plane.centre.z > ceilingLevel - 0.05, plane.centre.z > floorLevel + 1.5 else { continue }
+                guard keepingAll || (plane.centre.z > ceilingLevel - 0.05 && plane.centre.z > floorLevel + 1.5) else { continue }
                 plane.kind = .ceiling
-            } else if abs(plane.normal.z) < 0.42 {
+            } else if keepingAll || abs(plane.normal.z) < 0.42 {
                 plane.kind = .wall
             } else {
                 continue

@@ -17,10 +17,11 @@ public enum TruthFiles {
         public var exposureGain: Double
     }
 
-    /// `truth/planes.json`: every planar surface, world z-up.
-    public static func planesJSON(_ planes: [PlaneTruth], alignment: SceneAlignment) -> String {
+    /// `truth/planes.json`: every planar surface, world z-up; with `key` "surfaces",
+    /// `truth/surfaces.json` (every face, ``ScenePlanes/surfaces(from:alignment:)``) in the same format.
+    public static func planesJSON(_ planes: [PlaneTruth], alignment: SceneAlignment, key: String = "planes") -> String {
         var s = "{\n  \"frame\": \"world (z up, gravity -z, metres); scene (y up) = T_scene_world * world\",\n"
-        s += "  \"T_scene_world\": \(matrix(alignment.T_scene_world)),\n  \"planes\": ["
+        s += "  \"T_scene_world\": \(matrix(alignment.T_scene_world)),\n  \(quoted(key)): ["
         for (i, p) in planes.enumerated() {
             s += i == 0 ? "\n" : ",\n"
             s += "    {\"id\": \(quoted(p.id)), \"kind\": \"\(p.kind.rawValue)\", \"centre\": \(vector(p.centre)), "
