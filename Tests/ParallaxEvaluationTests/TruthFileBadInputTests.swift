@@ -58,6 +58,10 @@ import ParallaxMath
         let bare = try write(#"{"frame": "world"}"#)
         defer { try? FileManager.default.removeItem(at: bare) }
         #expect(message { _ = try PlaneTruthFile.read(contentsOf: bare) } == "\(bare.path): field planes (or surfaces) is missing")
+        let empty = try write(#"{"frame": "world", "surfaces": []}"#)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        #expect(message { _ = try PlaneTruthFile.read(contentsOf: empty) }
+                == "\(empty.path): field surfaces is empty; there is no truth to score against")
     }
 
     @Test func anEmptyPlaneListIsAnError() throws {

@@ -51,7 +51,9 @@ public enum PlaneTruthFile {
             throw SessionError("\(url.path): field planes (or surfaces) is missing")
         }
         // An empty list would score every detected plane as a false positive and pass with 0 %.
-        guard !planes.isEmpty else { throw SessionError("\(url.path): field planes is empty; there is no truth to score against") }
+        guard !planes.isEmpty else {
+            throw SessionError("\(url.path): field \(file.planes == nil ? "surfaces" : "planes") is empty; there is no truth to score against")
+        }
         if let T = file.T_scene_world { try checkRigid(T, file: url.path) }
         func vector(_ a: [Double], _ field: String, _ id: String) throws -> Vector3 {
             guard a.count == 3, a.allSatisfy(\.isFinite) else {
