@@ -147,7 +147,30 @@ struct EvaluatePlanesCommand: ParsableCommand {
         }
         var s = "{\"source\": \"\(source.rawValue)\", \"frames\": \(r.frames), "
         s += "\"floor\": \(r.floor.map(score) ?? "null"), \"floorTimeToDetect\": \(n(r.floorTimeToDetect)), "
-        s += "\"planes\": [" + r.planes.map(score).joined(separator: ", ") + "]}"
+        s += "\"planes\": [" + r.planes.map(score).joined(separator: ", ") + "]"
+        s += ", \"map\": " + (r.quality.map(qualityJSON) ?? "null") + "}"
+        return s
+    }
+
+    /// The map-level figures of ``qualityText(_:)`` as a JSON object: anchors, truth planes in
+    /// view, missed and glimpsed planes, and each hit type's count, share within 2 cm and 95th
+    /// percentile (cm), aligned and placed from the true camera.
+    static func qualityJSON(_ q: PlaneMapQuality) -> String {
+        func n(_ x: Double?) -> String { x.map { String(format: "%.6f", $0) } ?? "null" }
+        func names(_ a: [String]) -> String { "[" + a.map(JSONText.quoted).joined(separator: ", ") + "]" }
+        func hits(_ d: [Double]) -> String {
+            "{\"count\": \(d.count), \"within2cm\": \(n(PlaneMapQuality.fraction(d, within: 0.02))), "
+                + "\"p95Cm\": \(n(d.isEmpty ? nil : 100 * SampleStatistics.quantile(d, 0.95)))}"
+        }
+        var s = "{\"anchors\": \(q.anchors), \"truthPlanesInView\": \(q.visibleTruth.count), "
+        s += "\"missed\": \(names(q.missed)), \"glimpsed\": \(names(q.glimpsed)), "
+        s += "\"measuredToEveryFace\": \(q.measuredToEveryFace), "
+        s += "\"existingPlaneUsingExtent\": \(hits(q.extentHitDistances)), "
+        s += "\"existingPlaneUsingGeometry\": \(hits(q.geometryHitDistances)), "
+        s += "\"featurePoint\": \(hits(q.featurePointHitDistances)), "
+        s += "\"existingPlaneUsingExtentToPlanesOnly\": \(hits(q.extentHitDistancesToPlanes)), "
+        s += "\"fromTrueCamera\": {\"existingPlaneUsingExtent\": \(hits(q.extentHitDistancesFromCamera)), "
+        s += "\"existingPlaneUsingGeometry\": \(hits(q.geometryHitDistancesFromCamera))}}"
         return s
     }
 }
