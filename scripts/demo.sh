@@ -25,7 +25,8 @@ step "parallax evaluate trajectory (4-DoF alignment, plot)"
     --plot out/sample-trajectory.png
 
 walk="out/handheld"
-if [ ! -f "$walk/truth/planes.json" ]; then
+# A walk simulated before truth/surfaces.json was written is simulated again.
+if [ ! -f "$walk/truth/surfaces.json" ]; then
     step "parallax simulate: an 8 s handheld walk through Scenes/room.json (seed 7)"
     "$bin" simulate --scene Scenes/room.json --motion handheld --duration 8 --static-start 1 --seed 7 -o "$walk"
 fi
@@ -34,7 +35,7 @@ step "parallax replay $walk with the AR session: planes, light, AR frames"
 "$bin" replay "$walk" --planes --light --export out/frames.jsonl --trajectory out/handheld-est.txt \
     --render out/ar --every 4
 
-step "parallax evaluate planes $walk (tracked poses vs truth/planes.json)"
+step "parallax evaluate planes $walk (tracked poses vs truth/planes.json; hits vs truth/surfaces.json)"
 "$bin" evaluate planes "$walk" --pose-source tracking
 
 step "parallax evaluate light $walk (vs truth/lighting.json)"
