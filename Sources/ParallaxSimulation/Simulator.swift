@@ -133,13 +133,14 @@ public final class Simulator {
         let frames = try simulateFrames(count: frameCount, startNs: startNs, periodNs: periodNs, writer: writer, progress: progress)
         try writer.finish()
 
-        let planes = ScenePlanes.extract(from: scene, alignment: alignment)
+        // Each box's faces once: the planes are the larger of them, the surfaces all of them.
+        let faces = ScenePlanes.faces(of: scene, alignment: alignment)
+        let planes = ScenePlanes.planes(among: faces)
         let truth = folder.appendingPathComponent("truth")
         do {
             try FileManager.default.createDirectory(at: truth, withIntermediateDirectories: true)
             try Data(TruthFiles.planesJSON(planes, alignment: alignment).utf8).write(to: truth.appendingPathComponent("planes.json"))
-            let surfaces = ScenePlanes.surfaces(from: scene, alignment: alignment)
-            try Data(TruthFiles.planesJSON(surfaces, alignment: alignment, key: "surfaces").utf8)
+            try Data(TruthFiles.planesJSON(ScenePlanes.surfaces(among: faces), alignment: alignment, key: "surfaces").utf8)
                 .write(to: truth.appendingPathComponent("surfaces.json"))
             try Data(TruthFiles.lightingJSON(frames.lighting).utf8).write(to: truth.appendingPathComponent("lighting.json"))
             if !effects.isIdeal {

@@ -98,8 +98,8 @@ struct EvaluatePlanesCommand: ParsableCommand {
                 + q.glimpsed.map { "\($0) \(f(q.seenArea[$0] ?? 0, 2)) m²" }.joined(separator: ", ") + "\n"
         }
         func figures(_ d: [Double]) -> (within: String, p95: String) {
-            (PlaneMapQuality.fraction(d, within: 0.02).map { f(100 * $0, 1) } ?? "-",
-             d.isEmpty ? "-" : f(100 * SampleStatistics.quantile(d, 0.95), 2))
+            let h = hitFigures(d)
+            return (h.within.map { f(100 * $0, 1) } ?? "-", f(h.p95Cm, 2))
         }
         for (name, d) in [("existingPlaneUsingExtent", q.extentHitDistances), ("existingPlaneUsingGeometry", q.geometryHitDistances),
                           ("featurePoint", q.featurePointHitDistances)] {
@@ -119,6 +119,11 @@ struct EvaluatePlanesCommand: ParsableCommand {
             s += "\(name) hits placed from the true camera (camera-relative): within 2 cm \(within) %, 95th percentile \(p95) cm\n"
         }
         return s
+    }
+
+    /// The share of hit distances `d` (m) within 2 cm and their 95th percentile (cm); nil without hits.
+    static func hitFigures(_ d: [Double]) -> (within: Double?, p95Cm: Double?) {
+        (PlaneMapQuality.fraction(d, within: 0.02), d.isEmpty ? nil : 100 * SampleStatistics.quantile(d, 0.95))
     }
 
     /// The anchors the off-surface extent hits land on (at most five), by their row in the table.
@@ -159,8 +164,8 @@ struct EvaluatePlanesCommand: ParsableCommand {
         func n(_ x: Double?) -> String { x.map { String(format: "%.6f", $0) } ?? "null" }
         func names(_ a: [String]) -> String { "[" + a.map(JSONText.quoted).joined(separator: ", ") + "]" }
         func hits(_ d: [Double]) -> String {
-            "{\"count\": \(d.count), \"within2cm\": \(n(PlaneMapQuality.fraction(d, within: 0.02))), "
-                + "\"p95Cm\": \(n(d.isEmpty ? nil : 100 * SampleStatistics.quantile(d, 0.95)))}"
+            let h = hitFigures(d)
+            return "{\"count\": \(d.count), \"within2cm\": \(n(h.within)), \"p95Cm\": \(n(h.p95Cm))}"
         }
         var s = "{\"anchors\": \(q.anchors), \"truthPlanesInView\": \(q.visibleTruth.count), "
         s += "\"missed\": \(names(q.missed)), \"glimpsed\": \(names(q.glimpsed)), "

@@ -197,7 +197,8 @@ public struct PlaneMapQualityRecorder {
                                       extentHitAnchors: extentAnchors)
         quality.extentHitTimes = extentTimes
         quality.measuredToEveryFace = surfaces != nil
-        quality.extentHitDistancesToPlanes = extentHits.map { Self.distance(T_truth_world * $0, toNearestOf: truth) }
+        quality.extentHitDistancesToPlanes = surfaces == nil
+            ? quality.extentHitDistances : extentHits.map { Self.distance(T_truth_world * $0, toNearestOf: truth) }
         quality.extentHitDistancesFromCamera = extentHitsFromCamera.map(distanceToTruth)
         quality.geometryHitDistancesFromCamera = geometryHitsFromCamera.map(distanceToTruth)
         quality.featurePointHitDistances = featureHits.map { distanceToTruth(T_truth_world * $0) }

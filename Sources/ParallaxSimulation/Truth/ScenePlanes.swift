@@ -33,7 +33,12 @@ public enum ScenePlanes {
 
     /// All planes of `scene`, expressed in the world of `alignment`, sorted by id.
     public static func extract(from scene: Scene, alignment: SceneAlignment) -> [PlaneTruth] {
-        classified(faces(of: scene, alignment: alignment).filter { $0.area >= minimumArea }, keepingAll: false)
+        planes(among: faces(of: scene, alignment: alignment))
+    }
+
+    /// The planes among `faces` (``faces(of:alignment:)``): those of ``minimumArea`` or more, classified.
+    static func planes(among faces: [PlaneTruth]) -> [PlaneTruth] {
+        classified(faces.filter { $0.area >= minimumArea }, keepingAll: false)
     }
 
     /// Every face of `scene` (`truth/surfaces.json`), the small ones (books, table legs) and the
@@ -42,8 +47,11 @@ public enum ScenePlanes {
     /// `ceiling`. These are what a hit test can land on: a vertical plane fitted to the spines of
     /// a shelf of books is a real surface, though no face of it is large enough for `planes.json`.
     public static func surfaces(from scene: Scene, alignment: SceneAlignment) -> [PlaneTruth] {
-        classified(faces(of: scene, alignment: alignment), keepingAll: true)
+        surfaces(among: faces(of: scene, alignment: alignment))
     }
+
+    /// `faces` (``faces(of:alignment:)``) classified, none left out.
+    static func surfaces(among faces: [PlaneTruth]) -> [PlaneTruth] { classified(faces, keepingAll: true) }
 
     /// The faces of every box, plane and floor of `scene` as planes (kind `wall` until classified).
     static func faces(of scene: Scene, alignment: SceneAlignment) -> [PlaneTruth] {
