@@ -65,7 +65,8 @@ extension Session {
         let T_odom_camera = output.T_world_body.map { $0 * calibration.T_body_camera }
         let points = output.featurePoints.map { TrackedFeaturePoint(id: Int(truncatingIfNeeded: $0.id), position_world: $0.position) }
         let m = mapping.mapper.process(timestamp: timestamp, trackingState: output.trackingState, T_odom_camera: T_odom_camera,
-                                       featurePoints: points, image: image, positionSigma: output.tracking?.positionSigma)
+                                       featurePoints: points, image: image, positionSigma: output.tracking?.positionSigma,
+                                       accelerometerBias: output.tracking?.accelerometerBiasInCamera0)
         let previous = mapping.last
         mapping.last = m
         if let loop = m.loopClosure {

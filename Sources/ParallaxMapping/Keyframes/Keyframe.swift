@@ -147,11 +147,13 @@ public struct KeyframeDatabase: Sendable, Equatable {
 
     /// The keyframe nearest to a camera pose that looks the same way: within `distance` metres
     /// and `angle` radians of viewing direction, nil if none (a place already mapped).
-    public func covering(_ T_world_camera: RigidTransform, distance: Double, angle: Double) -> Keyframe? {
+    /// `isIncluded`, when given, limits the answer to the keyframes it accepts.
+    public func covering(_ T_world_camera: RigidTransform, distance: Double, angle: Double,
+                         where isIncluded: ((Keyframe) -> Bool)? = nil) -> Keyframe? {
         let axis = T_world_camera.rotate(Vector3(0, 0, 1))
         let cosMax = cos(angle)
         var best: (Double, Keyframe)?
-        for k in keyframes where k.axis_world.dot(axis) >= cosMax {
+        for k in keyframes where k.axis_world.dot(axis) >= cosMax && isIncluded?(k) != false {
             let d = (k.T_world_camera.translation - T_world_camera.translation).norm
             if d <= distance, d < (best?.0 ?? .infinity) { best = (d, k) }
         }

@@ -181,6 +181,9 @@ struct LoopCloser {
         var T_odom_camera: RigidTransform
         var madeAt: Double
         var path: Double
+        /// The tracker's accelerometer bias (cam0 axes, m/s²) when the keyframe was made; nil when
+        /// not given (see ``WorldMapper/unsettledTilt(of:)``).
+        var accelerometerBias: Vector3? = nil
     }
     private(set) var records: [Int: Record] = [:]
     private(set) var loopEdges: [PoseGraphEdge] = []
@@ -217,8 +220,9 @@ struct LoopCloser {
         lastCameraPosition = T_odom_camera.translation
     }
 
-    mutating func keyframeAdded(id: Int, segment: Int, T_odom_camera: RigidTransform, timestamp: Double) {
-        records[id] = Record(segment: segment, T_odom_camera: T_odom_camera, madeAt: timestamp, path: path)
+    mutating func keyframeAdded(id: Int, segment: Int, T_odom_camera: RigidTransform, timestamp: Double, accelerometerBias: Vector3? = nil) {
+        records[id] = Record(segment: segment, T_odom_camera: T_odom_camera, madeAt: timestamp, path: path,
+                             accelerometerBias: accelerometerBias)
     }
 
     /// True when a detection attempt is due.

@@ -9,7 +9,8 @@ extension WorldMapper {
     /// With ``LoopClosureConfiguration/detectionLatency`` 0 it is collected at once.
     func startLoopDetection(timestamp: Double, T_odom_camera T_oc: RigidTransform, image: GrayImage) -> LoopClosureEvent? {
         let loops = self.loops
-        let isOld = { (k: Keyframe) in loops.isCandidate(k, now: timestamp) }
+        let unsettled = Set(database.keyframes.filter { !isSettled($0) }.map(\.id))
+        let isOld = { (k: Keyframe) in loops.isCandidate(k, now: timestamp) && !unsettled.contains(k.id) }
         guard database.keyframes.contains(where: isOld) else { return nil }
         let predicted = T_world_odom * T_oc
         let snapshot = database, camera = camera

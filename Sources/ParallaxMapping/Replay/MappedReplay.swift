@@ -64,7 +64,14 @@ public struct MappedReplay {
     public func run(mapper: WorldMapper, from: Double? = nil, to: Double? = nil) throws -> [Sample] {
         let vio = try VisualInertialOdometry(dataset: dataset, mode: mode)
         let truth = try GroundTruthPoses(dataset: dataset)
-        let iterator = try dataset.replay(from: from, to: to).makeIterator()
+        // Each frame waits for the IMU to pass its exposure time (t_cam + t_d on the IMU clock), as
+        // in `DatasetRunner` and `Session`: a frame tracked before that IMU has arrived is
+        // propagated short, and a camera–IMU offset of 10 ms took the Gore phone-profile walk from
+        // 2.6 to 5.9 cm here (stop 71).
+        var offset = dataset.cameras.first?.timeOffset ?? 0
+        let iterator = IMULookaheadIterator(try dataset.makeEvents(from: from, to: to, includeGroundTruth: false)) {
+            offset + IMULookaheadIterator.margin
+        }
         var first: Double?
         var samples: [Sample] = []
         while let event = try iterator.next() {
@@ -80,8 +87,10 @@ public struct MappedReplay {
                 }
                 guard let image = left else { continue }
                 let r = try vio.process(timestamp: f.timestamp, timestampNs: f.timestampNs, image0: image, image1: right)
+                if r.T_world_body != nil { offset = r.timeOffset }
                 let m = mapper.process(timestamp: f.timestamp, trackingState: r.trackingState, T_odom_camera: r.T_world_camera,
-                                       featurePoints: r.featurePoints, image: image, positionSigma: r.positionSigma)
+                                       featurePoints: r.featurePoints, image: image, positionSigma: r.positionSigma,
+                                       accelerometerBias: r.accelerometerBiasInCamera0)
                 let truthPose = truth?.T_world_body(at: r.poseTimestampNs)
                 var keyframe: (id: Int, T_camera_body: RigidTransform)?
                 if m.addedKeyframe, let id = mapper.database.keyframes.last?.id, let T_oc = r.T_world_camera, let T_ob = r.T_world_body {

@@ -87,6 +87,12 @@ public struct TrackingResult: Sendable {
     /// The filter's IMU scale and misalignment corrections when they are estimated online (nil
     /// otherwise: the IMU is taken as perfect).
     public var imuIntrinsics: IMUIntrinsics?
+    /// The accelerometer bias (``biasAccel``) in cam0's axes, through cam0's extrinsics in use; nil
+    /// without a pose.
+    public var accelerometerBiasInCamera0: Vector3? {
+        guard T_world_body != nil, let T_bc = cameraExtrinsics.first else { return nil }
+        return T_bc.rotationMatrix.transpose * biasAccel
+    }
     /// The filter's largest position standard deviation (m) in the world; nil without a pose. It
     /// grows while the filter coasts on the IMU (a blind stretch), so its growth over a stretch
     /// says how far the pose may have drifted meanwhile.
