@@ -15,7 +15,7 @@ extension GLTFReader {
         case 5121: return normalized ? Float(b[o]) / 255 : Float(b[o])
         case 5122: let v = Int16(bitPattern: UInt16(b[o]) | UInt16(b[o + 1]) << 8); return normalized ? max(Float(v) / 32767, -1) : Float(v)
         case 5123: let v = UInt16(b[o]) | UInt16(b[o + 1]) << 8; return normalized ? Float(v) / 65535 : Float(v)
-        case 5125: let v = UInt32(b[o]) | UInt32(b[o + 1]) << 8 | UInt32(b[o + 2]) << 16 | UInt32(b[o + 3]) << 24; return normalized ? Float(v) / 4_294_967_295 : Float(v)
+        case 5125: let v = UInt32(b[o]) | UInt32(b[o + 1]) << 8 | UInt32(b[o + 2]) << 16 | UInt32(b[o + 3]) << 24; return normalized ? Float(Double(v) / 4_294_967_295) : Float(v)
         default: return Float(bitPattern: UInt32(b[o]) | UInt32(b[o + 1]) << 8 | UInt32(b[o + 2]) << 16 | UInt32(b[o + 3]) << 24)
         }
     }
