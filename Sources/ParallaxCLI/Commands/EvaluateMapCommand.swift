@@ -163,6 +163,17 @@ struct MapReport {
             lines.append(String(format: "  odometry tilt error at keyframes: %.2f/%.2f°, max %.2f°", q(e.tilt, 0.5) * 180 / .pi,
                                 q(e.tilt, 0.9) * 180 / .pi, (e.tilt.max() ?? 0) * 180 / .pi))
         }
+        // The settled-keyframe rule against the truth: the keyframes it holds unsettled at the end
+        // should be those whose tilt is really off (docs/world-maps.md).
+        let unsettled = mapper.database.keyframes.filter { !mapper.isSettled($0) }.map(\.id)
+        if !e.tiltByKeyframe.isEmpty {
+            let off = unsettled.compactMap { e.tiltByKeyframe[$0] }
+            let on = e.tiltByKeyframe.filter { !unsettled.contains($0.key) }.map(\.value)
+            let degrees = 180 / Double.pi
+            lines.append(String(format: "  keyframes unsettled at the end: %d of %d; their tilt error median %.2f°, the settled ones' %.2f°",
+                                unsettled.count, mapper.database.keyframes.count,
+                                off.isEmpty ? .nan : q(off, 0.5) * degrees, on.isEmpty ? .nan : q(on, 0.5) * degrees))
+        }
         // The filter's accelerometer bias against the truth: a horizontal bias error reads as a
         // tilt error of about error / g, which a gravity-aligned loop PnP turns into tilt × depth.
         let bias = samples.compactMap { s in s.accelerometerBias.flatMap { b in s.truthAccelerometerBias.map { (s.time, b - $0) } } }

@@ -27,6 +27,8 @@ public struct PoseGraphEdgeErrors: Sendable {
     /// tracker's tilt, so a tilt that wanders between an old keyframe and a loop's camera turns
     /// into a sideways loop error of about tilt × depth.
     public var tilt: [Double] = []
+    /// The same by keyframe id.
+    public var tiltByKeyframe: [Int: Double] = [:]
     /// Odometry edges between consecutive keyframes: position error (m) and path length (m).
     public var odometry: [(error: Double, yawError: Double, length: Double)] = []
 
@@ -42,6 +44,7 @@ public struct PoseGraphEdgeErrors: Sendable {
                 if let e = s.odometryCamera {  // world up seen from the estimated and the true camera
                     let d = TiltConsistency.tiltError(estimate: e.rotationMatrix, truth: c.rotationMatrix)
                     tilt.append((d.x * d.x + d.y * d.y).squareRoot())
+                    tiltByKeyframe[k.id] = tilt.last
                 }
             }
             if let p = s.odometryCamera { odometry.append((k.id, YawPose(p))) }

@@ -90,6 +90,15 @@ public struct WorldMapperConfiguration: Sendable {
     /// 71): live ATE summed 76.3 → 71.0 cm (the odometry's own 71.0), keyframes after the pose
     /// graph 68.1 → 65.4 cm; at 0.5° 71.9 / 65.6 cm. 18 stereo sets: live 17.7 → 16.8 cm.
     public var settledTilt = 0.3 * Double.pi / 180
+    /// A keyframe that stayed within ``settledTilt`` for this long (s) after it was made is settled
+    /// for good. The start's corrections come within seconds (on a hovering drone, within a
+    /// minute); later the bias estimate follows the IMU's own slow drift, which re-levels nothing
+    /// and must not unsettle the map. EuRoC's accelerometer random walk (0.003 m/s²/√s) moves the
+    /// horizontal bias by about 0.03 m/s² (g × 0.19°) in 60 s but 0.1 m/s² (g × 0.6°) in
+    /// 10 minutes: without a window a long session's old keyframes would leave the loops and be
+    /// made again. Measured on MH_01 120 s (stop 71): 60 s gives what no window gives (mono live
+    /// 2.9 cm, stereo 1.2 cm); 30 s made mono 3.0 cm.
+    public var settlingWindow = 60.0
     /// Loop closing (4-DoF pose graph over the keyframes).
     public var loopClosure = LoopClosureConfiguration()
     /// Creates the defaults.
@@ -185,6 +194,9 @@ public final class WorldMapper {
     private var frameCounter = 0
     /// The tracker's accelerometer bias on the latest frame (cam0 axes), when given.
     private(set) var accelerometerBias: Vector3?
+    /// Keyframes within their ``WorldMapperConfiguration/settlingWindow`` and not yet found
+    /// unsettled, and those that stayed settled through it (see ``isSettled(_:)``).
+    private var settling = Set<Int>(), settledForGood = Set<Int>()
     private var unalignedSince: Double?
     private let loadedMap: Bool
     private var lastKeyframeTime = -Double.infinity
@@ -220,6 +232,7 @@ public final class WorldMapper {
         frameCounter += 1
         lastTimestamp = timestamp
         self.accelerometerBias = accelerometerBias
+        updateSettling(now: timestamp)
         var relocalized = false, added = false
         var attempt: Relocalizer.Attempt?
         // A loop found earlier whose background optimisation is due now.
@@ -430,6 +443,7 @@ public final class WorldMapper {
         let keyframe = Keyframe(id: id, timestamp: timestamp, T_world_camera: T_world_odom * T_oc, points: points)
         database.add(keyframe)
         loops.keyframeAdded(id: id, segment: segment, T_odom_camera: T_oc, timestamp: timestamp, accelerometerBias: accelerometerBias)
+        if accelerometerBias != nil { settling.insert(id) }
         recordPlacementEdges(to: keyframe)
         return true
     }
@@ -473,9 +487,24 @@ public final class WorldMapper {
         return (d.x * d.x + d.y * d.y).squareRoot() / 9.81
     }
 
-    /// Whether keyframe `k`'s tilt still agrees with the tracker's (``WorldMapperConfiguration/settledTilt``).
-    func isSettled(_ k: Keyframe) -> Bool {
-        configuration.settledTilt <= 0 || unsettledTilt(of: k) <= configuration.settledTilt
+    /// Whether keyframe `k`'s tilt still agrees with the tracker's (``WorldMapperConfiguration/settledTilt``):
+    /// unsettled keyframes are no loop candidates and do not cover their place.
+    public func isSettled(_ k: Keyframe) -> Bool {
+        configuration.settledTilt <= 0 || settledForGood.contains(k.id) || unsettledTilt(of: k) <= configuration.settledTilt
+    }
+
+    /// Keyframes that stayed settled through ``WorldMapperConfiguration/settlingWindow`` join
+    /// `settledForGood`; one found unsettled meanwhile is judged afresh on every frame from then on.
+    private func updateSettling(now: Double) {
+        guard configuration.settledTilt > 0, accelerometerBias != nil, !settling.isEmpty else { return }
+        for k in database.keyframes where settling.contains(k.id) {
+            if unsettledTilt(of: k) > configuration.settledTilt {
+                settling.remove(k.id)
+            } else if let made = loops.records[k.id]?.madeAt, now - made >= configuration.settlingWindow {
+                settling.remove(k.id)
+                settledForGood.insert(k.id)
+            }
+        }
     }
 
     /// The yaw-and-translation part of a transform whose rotation should be about z only.
