@@ -165,7 +165,7 @@ struct MapReport {
         }
         // The settled-keyframe rule against the truth: the keyframes it holds unsettled at the end
         // should be those whose tilt is really off (docs/world-maps.md).
-        let unsettled = mapper.database.keyframes.filter { !mapper.isSettled($0) }.map(\.id)
+        let unsettled = Set(mapper.database.keyframes.filter { !mapper.isSettled($0) }.map(\.id))
         if !e.tiltByKeyframe.isEmpty {
             let off = unsettled.compactMap { e.tiltByKeyframe[$0] }
             let on = e.tiltByKeyframe.filter { !unsettled.contains($0.key) }.map(\.value)
