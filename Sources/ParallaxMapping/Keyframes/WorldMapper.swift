@@ -25,6 +25,10 @@ public struct WorldMapperConfiguration: Sendable {
     public var keyframeAngle = 10.0 * Double.pi / 180
     /// Shortest time between keyframes (s).
     public var keyframeInterval = 0.25
+    /// A view the pose test leaves uncovered still gets no keyframe when the map holds almost all
+    /// its points already (``ViewRedundancy``): the map then grows with what was seen, not with
+    /// every new way of looking at it. `observers` 0 turns this off.
+    public var redundancy = ViewRedundancy()
     /// Fewest described points for a keyframe.
     public var minimumKeyframePoints = 20
     /// Tracking limited for longer than this (s) makes the odometry suspect: relocalize again.
@@ -200,6 +204,8 @@ public final class WorldMapper {
     private var unalignedSince: Double?
     private let loadedMap: Bool
     private var lastKeyframeTime = -Double.infinity
+    /// The latest answer of ``viewIsRedundant(_:T_odom_camera:)`` and when it was asked.
+    private var redundancyCheck: (time: Double, redundant: Bool)?
     /// The relocalizations that placed the current segment, waiting for its first keyframe to
     /// become loop edges (see ``recordPlacementEdges(to:)``); the newest few are kept.
     private var placements: [(found: Relocalization, T_odom_camera: RigidTransform, segment: Int)] = []
@@ -312,12 +318,24 @@ public final class WorldMapper {
         let T_wc = T_world_odom * T_oc
         var status: WorldMappingStatus = .limited
         if aligned, trackingState == .normal {
-            let covered = database.covering(T_wc, distance: configuration.keyframeDistance, angle: configuration.keyframeAngle,
-                                            where: isSettled)
-            status = covered != nil ? .mapped : .extending
-            if covered == nil, !refining, timestamp - lastKeyframeTime >= configuration.keyframeInterval {
+            var view: [(point: TrackedFeaturePoint, pixel: Vector2)]?
+            var covered = database.covering(T_wc, distance: configuration.keyframeDistance, angle: configuration.keyframeAngle,
+                                            where: isSettled) != nil
+            if !covered, configuration.redundancy.observers > 0 {
+                if let last = redundancyCheck, timestamp >= last.time, timestamp - last.time < configuration.keyframeInterval {
+                    covered = last.redundant
+                } else {
+                    let snapped = snappedView(featurePoints, T_odom_camera: T_oc, image: image)
+                    view = snapped
+                    covered = viewIsRedundant(snapped, T_odom_camera: T_oc)
+                    redundancyCheck = (timestamp, covered)
+                }
+            }
+            status = covered ? .mapped : .extending
+            if !covered, !refining, timestamp - lastKeyframeTime >= configuration.keyframeInterval {
                 let t0 = ThreadClock.milliseconds()
-                added = addKeyframe(timestamp: timestamp, T_odom_camera: T_oc, featurePoints: featurePoints, image: image)
+                added = addKeyframe(timestamp: timestamp, T_odom_camera: T_oc,
+                                    view: view ?? snappedView(featurePoints, T_odom_camera: T_oc, image: image), image: image)
                 if added {
                     lastKeyframeTime = timestamp
                     keyframeMilliseconds.append(ThreadClock.milliseconds() - t0)
@@ -410,33 +428,39 @@ public final class WorldMapper {
                       milliseconds: ThreadClock.milliseconds() - start, addedKeyframe: added)
     }
 
-    private func addKeyframe(timestamp: Double, T_odom_camera T_oc: RigidTransform, featurePoints: [TrackedFeaturePoint],
-                             image: GrayImage) -> Bool {
+    /// Whether the map holds the points of `view` already (``WorldMapperConfiguration/redundancy``).
+    /// `view` is what a keyframe made here would keep (``snappedView(_:T_odom_camera:image:)``), so
+    /// the question is whether that keyframe would add anything. Asked at most once per
+    /// ``WorldMapperConfiguration/keyframeInterval``; the answer is held between (`redundancyCheck`).
+    private func viewIsRedundant(_ view: [(point: TrackedFeaturePoint, pixel: Vector2)], T_odom_camera T_oc: RigidTransform) -> Bool {
+        let rule = configuration.redundancy
+        guard rule.observers > 0, view.count >= configuration.minimumKeyframePoints else { return false }
+        let points = view.map { T_world_odom * $0.point.position_world }
+        return database.heldFraction(of: points, seenFrom: T_world_odom * T_oc, rule: rule, where: isSettled) >= rule.fraction
+    }
+
+    /// The feature points in front of cam0 and inside its image that lie within 3 px of a corner
+    /// of `image`, each with that corner: where a keyframe describes its points, since the query
+    /// side of relocalization describes detected corners too and both must see the same positions.
+    private func snappedView(_ featurePoints: [TrackedFeaturePoint], T_odom_camera T_oc: RigidTransform,
+                             image: GrayImage) -> [(point: TrackedFeaturePoint, pixel: Vector2)] {
         let T_co = T_oc.inverse
-        var pixels: [Vector2] = [], kept: [TrackedFeaturePoint] = []
-        for p in featurePoints {
-            let pc = T_co * p.position_world
-            guard pc.z > 0.1, let uv = camera.project(pc), camera.contains(uv) else { continue }
-            pixels.append(uv)
-            kept.append(p)
-        }
-        // Describe at the detected corner nearest each projection (within 3 px): the query side
-        // describes detected corners too, so both see the same image positions.
         let corners = relocalizer.detectCorners(image)
-        var snapped: [Vector2] = []
-        var snappedPoints: [TrackedFeaturePoint] = []
-        for (uv, p) in zip(pixels, kept) {
-            guard let nearest = corners.min(by: { (($0 - uv) * ($0 - uv)).sum() < (($1 - uv) * ($1 - uv)).sum() }),
-                  ((nearest - uv) * (nearest - uv)).sum() <= 9 else { continue }
-            snapped.append(nearest)
-            snappedPoints.append(p)
+        return featurePoints.compactMap { p in
+            let pc = T_co * p.position_world
+            guard pc.z > 0.1, let uv = camera.project(pc), camera.contains(uv),
+                  let nearest = corners.min(by: { (($0 - uv) * ($0 - uv)).sum() < (($1 - uv) * ($1 - uv)).sum() }),
+                  ((nearest - uv) * (nearest - uv)).sum() <= 9 else { return nil }
+            return (p, nearest)
         }
-        pixels = snapped
-        kept = snappedPoints
-        let described = relocalizer.extractor.describe(image, at: pixels)
+    }
+
+    private func addKeyframe(timestamp: Double, T_odom_camera T_oc: RigidTransform,
+                             view: [(point: TrackedFeaturePoint, pixel: Vector2)], image: GrayImage) -> Bool {
+        let described = relocalizer.extractor.describe(image, at: view.map(\.pixel))
         guard described.count >= configuration.minimumKeyframePoints else { return false }
         let points = described.map { d in
-            KeyframePoint(featureID: kept[d.index].id, position_world: T_world_odom * kept[d.index].position_world,
+            KeyframePoint(featureID: view[d.index].point.id, position_world: T_world_odom * view[d.index].point.position_world,
                           pixel: d.keypoint.pixel, descriptor: d.keypoint.descriptor)
         }
         let id = database.nextID
