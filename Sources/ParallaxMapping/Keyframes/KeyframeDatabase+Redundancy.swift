@@ -8,7 +8,7 @@ import ParallaxMath
 /// a place it asks for a keyframe within 10 cm *and* 10° of the view, and a person walking round
 /// a table while glancing over it keeps making new combinations of the two. On the 300 s hand-held
 /// room walk of `parallax bench ar-session` the greedy pose rule applied to the *true* poses asks
-/// for 576 keyframes, still about 45 more every 30 s at the end — the walk, not drift.
+/// for 576 keyframes, 40 of them in the last 30 s — the walk, not drift.
 /// ORB-SLAM bounds its map by content instead: it culls a keyframe when 90 % of its map points
 /// are seen by at least three other keyframes at the same or a finer scale (Mur-Artal, Montiel &
 /// Tardós, IEEE T-RO 2015, §VI-E). Here a like question is asked before a keyframe is made, which
@@ -16,11 +16,12 @@ import ParallaxMath
 /// a keyframe made there would keep already lie in several keyframes that saw them from a similar
 /// direction and distance (so that their descriptors would match).
 ///
-/// Measured with `parallax evaluate map` (stop 72, 58 mono and 18 stereo simulations, hand-held,
-/// flights and walks; the four 84–120 s revisit runs of issue 16): keyframes up to 52 % fewer
-/// (none fewer on the 13 flights and walks that do not revisit) (rpng_table_03 60 s: 157 → 101; MH_01 120 s mono 257 → 208), live ATE
-/// summed 71.0 → 70.8 cm mono and 16.8 → 16.9 cm stereo, no set more than 1 mm worse except MH_01
-/// 120 s mono (2.9 → 3.3 cm). On the 300 s room walk keyframes per minute went from
+/// Measured with `parallax evaluate map` (stop 72; 58 mono and 18 stereo simulations of hand-held
+/// walks and flights, and the 60–120 s revisit runs of issue 16): keyframes up to 52 % fewer on
+/// the sets that revisit (rpng_table_03 60 s: 157 → 101; MH_01 120 s mono 257 → 208), none fewer
+/// on the 13 that do not. Live ATE summed 71.0 → 70.8 cm mono and 16.8 → 16.9 cm stereo, no set
+/// more than 1 mm worse but MH_01 120 s mono (2.9 → 3.3 cm; a second seed 1.7 → 1.8 cm).
+/// On the 300 s room walk keyframes per minute went from
 /// 161 127 110 102 89 to 144 58 62 32 24. Other settings tried: one observer at 80 % within 60°
 /// grew alike (129 56 53 35 23) with mono live 71.2 cm and keyframes after the pose graph
 /// 66.9 cm (65.8 with these); the stricter 2 observers at 90 % within 30° and 3 cm
