@@ -43,14 +43,14 @@ struct ViewRedundancyTests {
                                    vocabulary: nil)
         var rule = ViewRedundancy()
         rule.observers = 1
-        // Only keyframe 0 qualifies, and it holds 7 of the 10 points (three moved by 5 cm > 3 cm).
+        // Only keyframe 0 qualifies, and it holds 7 of the 10 points (three moved by 5 cm, past the 4 cm).
         #expect(map.heldFraction(of: Self.wall, seenFrom: Self.camera(at: .zero), rule: rule) == 0.7)
         rule.viewAngle = .pi
         rule.depthRatio = 3
         #expect(map.heldFraction(of: Self.wall, seenFrom: Self.camera(at: .zero), rule: rule) == 1)
     }
 
-    @Test("excluded keyframes, unreadable points and an empty view answer without holding anything")
+    @Test("excluded keyframes and unreadable points hold nothing; an empty view or a rule turned off gives 0")
     func filtersAndBadNumbers() {
         var broken = Self.wall
         broken[0] = Vector3(.nan, 0, 0)
