@@ -190,6 +190,32 @@ struct VisualInertialAlignmentTests {
         #expect(strict.solve(frames: frames, samples: clean[...], noise: .zero) != nil)
     }
 
+    /// ``VisualInertialAlignment/attemptCounted(frames:samples:noise:)`` solves its two models on
+    /// two threads: each answer must be the one its model gives alone, to the bit.
+    @Test("the two models solved at once answer bit for bit as each alone", arguments: [false, true])
+    func concurrentModelsMatchSequential(stereo: Bool) throws {
+        let (frames, clean) = Self.data(motion: Motion(), duration: 0.8, stereo: stereo, bearingNoise: 0.0005)
+        let biased = clean.map { IMUMeasurement(timestamp: $0.timestamp, gyro: $0.gyro, accel: $0.accel + Vector3(-0.20, -0.26, -0.55)) }
+        var open = VisualInertialAlignment(rig: Self.rig)
+        open.maximumModelDisagreement = 0.01 * .pi / 180   // refused: the outcome carries both answers
+        var plain = open
+        plain.accelBiasSigma = 0
+        let alone = (withBias: try #require(open.solveOnce(frames: frames, samples: biased[...], noise: .zero)),
+                     withoutBias: try #require(plain.solveOnce(frames: frames, samples: biased[...], noise: .zero)))
+        for _ in 0..<3 {
+            let counted = open.attemptCounted(frames: frames, samples: biased[...], noise: .zero)
+            guard case .disagreement(let withBias, let withoutBias) = counted.outcome else {
+                Issue.record("expected the two answers back as a disagreement")
+                return
+            }
+            for (a, b) in [(withBias, alone.withBias), (withoutBias, alone.withoutBias)] {
+                #expect(a.gravity == b.gravity && a.velocity == b.velocity && a.biasAccel == b.biasAccel)
+                #expect(a.angularError.bitPattern == b.angularError.bitPattern)
+            }
+            #expect(counted.elsewhereMilliseconds >= 0 && counted.elsewhereMilliseconds.isFinite)
+        }
+    }
+
     @Test("mono: weak acceleration and 0.3 px bearing noise do not collapse the velocity")
     func weakAcceleration() throws {
         // A slow, nearly constant-velocity drift (≈ 0.1 m/s² of acceleration) like a drone

@@ -121,6 +121,7 @@ struct ReplayCommand: ParsableCommand {
         \(f(SampleStatistics.quantile(fe, 0.99))), back-end \(f(SampleStatistics.quantile(be, 0.5))) / \
         \(f(SampleStatistics.quantile(be, 0.99))); PNG decoding (not counted) \
         \(f(SampleStatistics.quantile(s.decodeMs, 0.5))) / \(f(SampleStatistics.quantile(s.decodeMs, 0.99)))
+        slowest frame: \(f(total.max() ?? 0)) ms of CPU, \(f(s.wallMs.max() ?? 0)) ms of wall clock
         """ + (s.finalTimeOffset.map { String(format: "\ncamera–IMU time offset (timeshift_cam_imu): %.3f ms", $0 * 1e3) } ?? "")
             + CalibrationReport.readout(s) + CalibrationReport.extrinsics(s) + CalibrationReport.intrinsics(s)
             + CalibrationReport.imu(s)

@@ -23,6 +23,7 @@ struct TrackingTally {
     /// Per-frame CPU milliseconds of the tracker's front-end and back-end.
     var frontEndMs: [Double] = []
     var backEndMs: [Double] = []
+    var wallMs: [Double] = []
     /// Estimated body trajectory (IMU clock).
     var trajectory = Trajectory(poses: [], name: "estimate")
     /// Camera–IMU time offset of the last frame with a pose.
@@ -48,6 +49,7 @@ struct TrackingTally {
         }
         frontEndMs.append(r.timings.frontEnd)
         backEndMs.append(r.timings.backEnd)
+        wallMs.append(r.timings.wall)
     }
 
     /// The report lines (same layout as the tracking-only `parallax replay`).
@@ -66,6 +68,7 @@ struct TrackingTally {
         \(recoveries.report)
         tracking ms per frame (median / p99): total \(q(total, 0.5)) / \(q(total, 0.99)), front-end \
         \(q(frontEndMs, 0.5)) / \(q(frontEndMs, 0.99)), back-end \(q(backEndMs, 0.5)) / \(q(backEndMs, 0.99))
+        slowest frame: \(f(total.max() ?? 0)) ms of CPU, \(f(wallMs.max() ?? 0)) ms of wall clock
         """ + (finalTimeOffset.map { String(format: "\ncamera–IMU time offset (timeshift_cam_imu): %.3f ms", $0 * 1e3) } ?? "")
     }
 

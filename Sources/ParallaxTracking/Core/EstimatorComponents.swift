@@ -144,6 +144,10 @@ struct StartupWindow {
     /// ``TrackerConfiguration/steadyAnswerAttempts``), while each attempt refused its answer for
     /// disagreement; emptied by any other outcome, a start and a reset.
     var disagreeingAnswers: [(withBias: VisualInertialAlignment.Solution, withoutBias: VisualInertialAlignment.Solution)] = []
+    /// CPU milliseconds this frame's start spent on another thread (the alignment's second model,
+    /// ``VisualInertialAlignment/attemptCounted(frames:samples:noise:)``), added to the frame's
+    /// back-end time so that the reported tracking time stays the CPU it cost.
+    var elsewhereMilliseconds = 0.0
     /// The gyroscope bias the latest frames' images give (``GyroBiasFromImages``), when they pin it.
     var gyroBias: GyroBiasFromImages.Solution?
     /// Time of the last divergence reset: a re-initialisation waits as long after it as the first

@@ -137,6 +137,7 @@ struct EstimatorCore {
 
         // Front-end with a gyro-predicted rotation.
         let t0 = ThreadClock.milliseconds()
+        let wallStart = DispatchTime.now().uptimeNanoseconds
         var frame: FeatureFrame?
         let predicted = predictedCameraRotation(from: previousFrameTime, to: frameTime)
         // The front-end's epipolar test sees uncorrected rows: a rolling shutter moves the top and
@@ -233,9 +234,12 @@ struct EstimatorCore {
         }
         let points = state != nil ? featurePoints(frame) : []
         let t3 = ThreadClock.milliseconds()
+        let elsewhere = startup.elsewhereMilliseconds
+        startup.elsewhereMilliseconds = 0
         let result = makeResult(timestamp: timestamp, timestampNs: timestampNs, frame: frame, featureCount: featureCount,
                                 points: points,
-                                timings: TrackingTimings(frontEnd: t1 - t0, backEnd: t3 - t1))
+                                timings: TrackingTimings(frontEnd: t1 - t0, backEnd: t3 - t1 + elsewhere,
+                                                         wall: Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e6))
         memory.lastResult = result
         return result
     }

@@ -70,7 +70,8 @@ extension EstimatorCore {
             if !isStereo, elapsed < configuration.movingStartTimeout {
                 alignment.maximumModelDisagreement = configuration.alignmentModelDisagreement * .pi / 180
             }
-            let outcome = alignment.attempt(frames: startup.alignmentFrames, samples: samples, noise: noise)
+            let (outcome, elsewhere) = alignment.attemptCounted(frames: startup.alignmentFrames, samples: samples, noise: noise)
+            startup.elsewhereMilliseconds += elsewhere
             var aligned: VisualInertialAlignment.Solution?
             // Two answers that disagree on gravity but both say the body moves faster than a hand
             // does: not a hand turning in place, whatever the image motion looks like.

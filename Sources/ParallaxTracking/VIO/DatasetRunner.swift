@@ -33,6 +33,8 @@ public struct DatasetRunner {
         public var backEndMs: [Double] = []
         /// Per-frame tracking milliseconds (front-end + back-end; decoding excluded).
         public var trackingMs: [Double] { zip(frontEndMs, backEndMs).map { $0 + $1 } }
+        /// Per-frame wall-clock tracking milliseconds (``TrackingTimings/wall``).
+        public var wallMs: [Double] = []
         /// Estimated body trajectory `T_world_body` (frames with a pose).
         public var trajectory = Trajectory(poses: [], name: "estimate")
         /// The camera–IMU time offset (s) of the last frame with a pose (estimated or from the calibration).
@@ -154,6 +156,7 @@ public struct DatasetRunner {
                 summary.decodeMs.append(r.timings.decode)
                 summary.frontEndMs.append(r.timings.frontEnd)
                 summary.backEndMs.append(r.timings.backEnd)
+                summary.wallMs.append(r.timings.wall)
                 try onFrame(r, summary.frames)
             }
         }

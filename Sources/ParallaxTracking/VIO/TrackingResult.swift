@@ -37,11 +37,16 @@ public struct TrackingTimings: Sendable, Equatable {
     public var frontEnd: Double = 0
     /// Filter: propagation, cloning, triangulation, update, marginalisation.
     public var backEnd: Double = 0
+    /// Wall-clock milliseconds from the frame's arrival at the tracker to its answer (decoding
+    /// excluded): what a live session waits. Below ``frontEnd`` + ``backEnd`` when work ran on a
+    /// second thread (a mono start's two alignment models), above it when the thread was preempted.
+    public var wall: Double = 0
     /// Creates timings.
-    public init(decode: Double = 0, frontEnd: Double = 0, backEnd: Double = 0) {
+    public init(decode: Double = 0, frontEnd: Double = 0, backEnd: Double = 0, wall: Double = 0) {
         self.decode = decode
         self.frontEnd = frontEnd
         self.backEnd = backEnd
+        self.wall = wall
     }
 }
 
