@@ -23,6 +23,7 @@ struct TrackingTally {
     /// Per-frame CPU milliseconds of the tracker's front-end and back-end.
     var frontEndMs: [Double] = []
     var backEndMs: [Double] = []
+    /// Per-frame wall-clock milliseconds of the same work (``TrackingTimings/wall``).
     var wallMs: [Double] = []
     /// Estimated body trajectory (IMU clock).
     var trajectory = Trajectory(poses: [], name: "estimate")

@@ -181,8 +181,9 @@ struct VisualInertialAlignment {
     /// The two solves are independent, so they run at once on two threads (each is the same
     /// arithmetic as alone: the answers are bit-identical). Why: a mono start that waits for its
     /// two answers to agree solves both over the whole window on every frame, 125–210 ms of CPU
-    /// on a hand-held start (about 4 000 rays), and a live session stalls for as long; the second
-    /// core is otherwise idle before the first pose (the mapper has no keyframes yet).
+    /// on a hand-held start (about 4 000 rays), and a live session stalls for as long; before the
+    /// first pose the second core is otherwise idle (the mapper has no keyframes yet). After a
+    /// reset the mapper may be busy; the two solves then share the cores, with the same answers.
     private func bestModel(frames: [Frame], samples: ArraySlice<IMUMeasurement>, noise: IMUNoise) -> (Outcome, Double) {
         // With the bias free, the linear solve can also hand the bias what belongs to a weakly
         // observed velocity (a drone cruising: V1_01 mono from 8 s ended at 11 cm this way, against

@@ -37,7 +37,7 @@ public struct TrackingTimings: Sendable, Equatable {
     public var frontEnd: Double = 0
     /// Filter: propagation, cloning, triangulation, update, marginalisation.
     public var backEnd: Double = 0
-    /// Wall-clock milliseconds from the frame's arrival at the tracker to its answer (decoding
+    /// Wall-clock milliseconds from the start of the frame's front-end to its answer (decoding
     /// excluded): what a live session waits. Below ``frontEnd`` + ``backEnd`` when work ran on a
     /// second thread (a mono start's two alignment models), above it when the thread was preempted.
     public var wall: Double = 0
