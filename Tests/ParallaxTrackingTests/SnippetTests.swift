@@ -36,6 +36,8 @@ struct SnippetTests {
               + "ATE posyaw \(String(format: "%.4f", ate)) m, normal after init \(String(format: "%.1f", 100 * normalAfterInit)) %, "
               + "frames \(summary.frames)")
         #expect(initTime <= 1.0)
+        // Every frame also carries its wall-clock time (``TrackingTimings/wall``).
+        #expect(summary.wallMs.count == summary.frontEndMs.count && summary.wallMs.allSatisfy { $0.isFinite && $0 >= 0 })
         #expect(drift <= 0.01)
         #expect(ate <= 0.01)
         #expect(normalAfterInit >= 0.95)
