@@ -17,7 +17,7 @@ struct LoopClosureTests {
     @Test("loops close, the ATE halves, a false loop is refused",
           .enabled(if: MappingFixtures.hasTrajectories, "needs ../shared/trajectories"))
     func revisit() throws {
-        let data = try MappingFixtures.simulated(trajectory: "rpng_table_03", stereo: false, duration: 60, rate: 10)
+        let data = try MappingFixtures.tableWalk()
         let mapper = WorldMapper(camera: try data.cameras[0].makeCameraModel())
         let samples = try MappedReplay(dataset: data, mode: .mono).run(mapper: mapper, to: 60)
         let accuracy = try #require(try LoopClosureAccuracy(samples: samples, mapper: mapper))

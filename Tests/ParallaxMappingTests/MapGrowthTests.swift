@@ -15,7 +15,7 @@ struct MapGrowthTests {
     @Test("revisits add at most half the keyframes the pose test alone adds, at the same accuracy",
           .enabled(if: MappingFixtures.hasTrajectories, "needs ../shared/trajectories"))
     func revisitsAddFewKeyframes() throws {
-        let data = try MappingFixtures.simulated(trajectory: "rpng_table_03", stereo: false, duration: 60, rate: 10)
+        let data = try MappingFixtures.tableWalk()
         var poseOnly = WorldMapperConfiguration()
         poseOnly.redundancy.observers = 0
         var results: [(late: Int, all: Int, live: Double)] = []

@@ -34,4 +34,10 @@ enum MappingFixtures {
         }
         return try EuRoCDataset(url: folder)
     }
+
+    /// The revisit walk the mapping suites share: rpng_table_03, mono, 60 s at 10 Hz (it circles
+    /// a table and comes back to views it mapped more than 10 s before).
+    static func tableWalk() throws -> EuRoCDataset {
+        try simulated(trajectory: "rpng_table_03", stereo: false, duration: 60, rate: 10)
+    }
 }

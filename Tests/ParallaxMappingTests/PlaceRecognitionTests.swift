@@ -10,7 +10,7 @@ struct PlaceRecognitionTests {
     @Test("the vocabulary's first candidate is a keyframe near the query in most cases",
           .enabled(if: MappingFixtures.hasTrajectories, "needs ../shared/trajectories"))
     func nearQuery() throws {
-        let data = try MappingFixtures.simulated(trajectory: "rpng_table_03", stereo: false, duration: 60, rate: 10)
+        let data = try MappingFixtures.tableWalk()
         let vocabulary = try #require(Vocabulary.standard, "default.voc not found")
         let benchmark = try PlaceRecognitionBenchmark(dataset: data)
         let all = benchmark.run(keyframeStride: 4, vocabulary: vocabulary)

@@ -165,7 +165,7 @@ struct SecondSessionTests {
     @Test("other stretches of a hand-held walk: localized within 2 s, anchors within 5 cm",
           .enabled(if: MappingFixtures.hasTrajectories, "needs ../shared/trajectories"))
     func laterStretches() throws {
-        let data = try MappingFixtures.simulated(trajectory: "rpng_table_03", stereo: false, duration: 60, rate: 10)
+        let data = try MappingFixtures.tableWalk()
         var evaluation = SecondSessionEvaluation(mapDataset: data, sessionDataset: data, mode: .mono)
         evaluation.mapRange = (nil, 30)
         let (map, starts) = try evaluation.run(starts: [36, 48], duration: 8)
